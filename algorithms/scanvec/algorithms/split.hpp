@@ -1,0 +1,43 @@
+// scanvec/algorithms/split.hpp - Blelloch's split: a stable partition by flags.
+//
+//   procedure split(A, Flags)
+//       I-down <- enumerate(not(Flags))
+//       I-up   <- n - back-enumerate(Flags) - 1
+//       Index  <- if Flags then I-up else I-down
+//       permute(A, Index)
+//
+// Elements with false flags come first, then those with true flags, each group
+// in its original order. I-up needs no second scan: the trues before i number
+// i - I-down[i], so n - back-enumerate(Flags)[i] - 1 = F + i - I-down[i], with
+// F (the number of falses) the total of the first scan.
+#pragma once
+
+#include <scanvec/primitives/derived.hpp>
+
+namespace scanvec {
+namespace detail {
+
+struct split_index {
+    index_t falses;
+    template <class F> SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t i) const {
+        return flag ? falses + (i - down) : down;
+    }
+};
+
+}  // namespace detail
+
+/// Stable split: elements whose flag is false first, then those whose flag is true.
+template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags& flags) {
+    detail::expect_flags<Flags>();
+    return detail::labelled("split", a.size(), [&] {
+        detail::expect_same_length("split", a.size(), flags.size());
+        // I-down <- enumerate(not(Flags)), and F, the number of falses
+        auto down = scan_total(lazy::map(detail::flag_not_to_count{}, flags));
+        // Index <- if Flags then I-up else I-down   (computed inside the permute)
+        auto index = lazy::map(detail::split_index{down.total}, flags, down.values, lazy::index(a.size()));
+        // permute(A, Index): a permutation by construction
+        return permute(a, index, unchecked);
+    });
+}
+
+}  // namespace scanvec

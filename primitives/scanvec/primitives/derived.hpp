@@ -1,0 +1,66 @@
+// scanvec/primitives/derived.hpp - enumerate and pack, written on scan and permute.
+//
+//   sv::enumerate(flags)   r[i] = number of true flags before i
+//   sv::count(flags)       number of true flags
+//   sv::pack(a, flags)     the a[i] whose flag is true, in order
+//
+// Flags are sv::vector<bool> or any integral sequence, read as nonzero = true.
+#pragma once
+
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/scan.hpp>
+
+#include <thrust/scatter.h>
+
+namespace scanvec {
+namespace detail {
+
+struct flag_to_count {
+    template <class F> SCANVEC_HD index_t operator()(const F& f) const { return f ? 1 : 0; }
+};
+struct flag_not_to_count {
+    template <class F> SCANVEC_HD index_t operator()(const F& f) const { return f ? 0 : 1; }
+};
+struct is_set {
+    template <class F> SCANVEC_HD bool operator()(const F& f) const { return f ? true : false; }
+};
+
+template <class Flags> void expect_flags() {
+    static_assert(std::is_integral_v<value_t<Flags>>, "flags must be sv::vector<bool> or hold integers");
+}
+
+}  // namespace detail
+
+/// r[i] = number of true flags before position i.
+template <class Flags> vector<index_t> enumerate(const Flags& flags) {
+    detail::expect_flags<Flags>();
+    return detail::labelled("enumerate", flags.size(),
+                            [&] { return scan(lazy::map(detail::flag_to_count{}, flags)); });
+}
+
+/// The number of true flags.
+template <class Flags> index_t count(const Flags& flags) {
+    detail::expect_flags<Flags>();
+    return reduce(lazy::map(detail::flag_to_count{}, flags));
+}
+
+/// The elements of a whose flag is true, in their order.
+template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags& flags) {
+    detail::expect_flags<Flags>();
+    return detail::labelled("pack", a.size(), [&] {
+        detail::expect_same_length("pack", a.size(), flags.size());
+        // Index = enumerate(Flags); Count = its total
+        auto index = scan_total(lazy::map(detail::flag_to_count{}, flags));
+        // permute the flagged elements to Index
+        vector<value_t<A>> r(std::size_t(index.total), no_init);
+        if (!a.empty()) {
+            auto in = detail::reader(a);
+            thrust::scatter_if(detail::policy(detail::stream_of(a)), in, in + a.size(), index.values.begin(),
+                               detail::map_iterator(detail::is_set{}, flags), detail::writer(r));
+            backend::check_launch("pack");
+        }
+        return r;
+    });
+}
+
+}  // namespace scanvec

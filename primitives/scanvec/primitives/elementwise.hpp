@@ -1,0 +1,98 @@
+// scanvec/primitives/elementwise.hpp - map, index, distribute.
+//
+//   sv::map(f, a, b, ...)   r[i] = f(a[i], b[i], ...)
+//   sv::index(n)            r[i] = i
+//   sv::distribute(v, n)    n copies of v
+//
+// Each has a lazy twin in sv::lazy that returns a view: nothing is computed
+// until a primitive consumes it, inside that primitive's own pass.
+#pragma once
+
+#include <scanvec/runtime/label.hpp>
+#include <scanvec/runtime/sequence.hpp>
+
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+namespace scanvec {
+namespace detail {
+
+/// Calls f with the fields of a zipped tuple: f(get<0>(t), get<1>(t), ...).
+template <class F, std::size_t N> struct apply_zipped {
+    F f;
+    template <class Tuple> SCANVEC_HD auto operator()(const Tuple& t) const {
+        return call(t, std::make_index_sequence<N>{});
+    }
+    template <class Tuple, std::size_t... I>
+    SCANVEC_HD auto call(const Tuple& t, std::index_sequence<I...>) const {
+        return f(thrust::get<I>(t)...);
+    }
+};
+
+template <class A, class... B> std::size_t common_length(const char* op, const A& a, const B&... b) {
+    (expect_same_length(op, a.size(), b.size()), ...);
+    return a.size();
+}
+
+/// The element-wise iterator of f over the sequences (one pass, no memory).
+template <class F, class A, class... B> auto map_iterator(F f, const A& a, const B&... b) {
+    if constexpr (sizeof...(B) == 0) {
+        return thrust::make_transform_iterator(reader(a), f);
+    } else {
+        return thrust::make_transform_iterator(thrust::make_zip_iterator(reader(a), reader(b)...),
+                                               apply_zipped<F, 1 + sizeof...(B)>{f});
+    }
+}
+
+}  // namespace detail
+
+/// Result type of sv::map(f, a, b...).
+template <class F, class... X> using map_result_t = std::decay_t<std::invoke_result_t<F, value_t<X>...>>;
+
+namespace lazy {
+
+/// r[i] = f(a[i], b[i], ...), computed when consumed.
+template <class F, class A, class... B> auto map(F f, const A& a, const B&... b) {
+    static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::lazy::map(f, a, ...): a, ... must be vectors or views");
+    std::size_t n = detail::common_length("map", a, b...);
+    return view(detail::map_iterator(f, a, b...), n);
+}
+
+/// r[i] = i (as sv::index_t, or I), computed when consumed.
+template <class I = index_t> auto index(std::size_t n) { return view(thrust::counting_iterator<I>(0), n); }
+
+/// n copies of v, computed when consumed.
+template <class T> auto distribute(const T& v, std::size_t n) { return view(thrust::constant_iterator<T>(v), n); }
+
+}  // namespace lazy
+
+/// r[i] = f(a[i], b[i], ...). Struct results are stored as struct-of-arrays.
+template <class F, class A, class... B> auto map(F f, const A& a, const B&... b) {
+    static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::map(f, a, ...): a, ... must be vectors or views");
+    return detail::labelled("map", a.size(), [&] {
+        std::size_t n = detail::common_length("map", a, b...);
+        vector<map_result_t<F, A, B...>> r(n, no_init);
+        if (n) {
+            auto s = detail::stream_of(a);
+            if constexpr (sizeof...(B) == 0)
+                thrust::transform(detail::policy(s), detail::reader(a), detail::reader(a) + n, detail::writer(r), f);
+            else
+                thrust::copy_n(detail::policy(s), detail::map_iterator(f, a, b...), n, detail::writer(r));
+            backend::check_launch("map");
+        }
+        return r;
+    });
+}
+
+/// r[i] = i, as sv::index_t (or I).
+template <class I = index_t> vector<I> index(std::size_t n) {
+    return detail::labelled("index", n, [&] { return materialize(lazy::index<I>(n)); });
+}
+
+/// n copies of v.
+template <class T> vector<T> distribute(const T& v, std::size_t n) {
+    return detail::labelled("distribute", n, [&] { return vector<T>(n, v); });
+}
+
+}  // namespace scanvec

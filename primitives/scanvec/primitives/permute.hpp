@@ -1,0 +1,150 @@
+// scanvec/primitives/permute.hpp - permute (scatter) and back_permute (gather).
+//
+//   sv::permute(a, idx)        r[idx[i]] = a[i]   idx a permutation of 0..n-1
+//   sv::back_permute(a, idx)   r[i] = a[idx[i]]   r.size() == idx.size()
+//
+// With checks on (SCANVEC_CHECKS, the default) the indices are validated in one
+// extra pass before anything is written: out-of-range or repeated indices
+// throw sv::index_error naming the position and the value. With checks off,
+// such indices are undefined behaviour (writes out of bounds, lost elements).
+#pragma once
+
+#include <scanvec/primitives/elementwise.hpp>
+
+#include <thrust/find.h>
+#include <thrust/for_each.h>
+#include <thrust/gather.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/scatter.h>
+
+#include <string>
+
+namespace scanvec {
+namespace detail {
+
+SCANVEC_HD inline unsigned atomic_fetch_or(unsigned* p, unsigned v) {
+#if defined(__CUDA_ARCH__)
+    return atomicOr(p, v);
+#else
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+SCANVEC_HD inline void atomic_min(unsigned long long* p, unsigned long long v) {
+#if defined(__CUDA_ARCH__)
+    atomicMin(p, v);
+#else
+    unsigned long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+#endif
+}
+
+/// Records the first position whose index is out of range (and, for permute,
+/// the first position whose index was already taken), in one pass.
+template <class IdxIt> struct index_checker {
+    IdxIt idx;
+    index_t bound;
+    unsigned* taken;                 // one bit per target, or null when repeats are allowed
+    unsigned long long* first_bad;   // [0] out of range, [1] repeated
+    SCANVEC_HD void operator()(index_t i) const {
+        auto j = static_cast<long long>(idx[i]);
+        if (j < 0 || j >= bound) {
+            atomic_min(&first_bad[0], (unsigned long long)i);
+        } else if (taken) {
+            unsigned bit = 1u << (j & 31);
+            if (atomic_fetch_or(&taken[j >> 5], bit) & bit) atomic_min(&first_bad[1], (unsigned long long)i);
+        }
+    }
+};
+
+template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
+#if SCANVEC_CHECKS
+    const std::size_t m = idx.size();
+    if (m == 0) return;
+    auto s = stream_of(idx);
+    const std::size_t words = unique ? (bound + 31) / 32 : 0;
+    runtime::scratch state(2 * sizeof(unsigned long long) + words * sizeof(unsigned));
+    auto* first_bad = state.as<unsigned long long>();
+    unsigned* taken = unique ? reinterpret_cast<unsigned*>(first_bad + 2) : nullptr;
+    const unsigned long long none[2] = {~0ull, ~0ull};
+    backend::copy_to_device(first_bad, none, sizeof(none), "index check (init)");
+    if (words) backend::fill_zero(taken, words * sizeof(unsigned), s, "index check (init)");
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
+                       index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad});
+    backend::check_launch(op);
+    unsigned long long bad[2];
+    backend::copy_to_host(bad, first_bad, sizeof(bad), "index check (result)");
+    if (bad[0] != ~0ull) {
+        throw index_error(std::string(op) + ": index idx[" + std::to_string(bad[0]) + "] = " +
+                          std::to_string(static_cast<long long>(element_at(idx, bad[0]))) +
+                          " is out of range for length " + std::to_string(bound));
+    }
+    if (bad[1] != ~0ull) {  // name the value and its first two positions (deterministic)
+        const auto value = element_at(idx, bad[1]);
+        auto it = reader(idx);
+        auto same = [&](std::size_t from) {
+            return std::size_t(thrust::find(policy(s), it + from, it + m, value) - it);
+        };
+        const std::size_t first = same(0), second = same(first + 1);
+        throw index_error(std::string(op) + ": index " + std::to_string(static_cast<long long>(value)) +
+                          " repeats in idx (at idx[" + std::to_string(first) + "] and idx[" +
+                          std::to_string(second) + "]); idx must be a permutation");
+    }
+#else
+    (void)op; (void)idx; (void)bound; (void)unique;
+#endif
+}
+
+}  // namespace detail
+
+/// Tag: the caller guarantees the indices (a program that builds them from a
+/// scan, as split does); the validation pass is skipped.
+struct unchecked_t {};
+inline constexpr unchecked_t unchecked{};
+
+/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1.
+template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx, unchecked_t) {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
+    return detail::labelled("permute", a.size(), [&] {
+        detail::expect_same_length("permute", a.size(), idx.size());
+        vector<value_t<A>> r(a.size(), no_init);
+        if (!a.empty()) {
+            auto in = detail::reader(a);
+            thrust::scatter(detail::policy(detail::stream_of(a)), in, in + a.size(), detail::reader(idx),
+                            detail::writer(r));
+            backend::check_launch("permute");
+        }
+        return r;
+    });
+}
+
+/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (checked unless SCANVEC_CHECKS=0).
+template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
+    detail::expect_same_length("permute", a.size(), idx.size());
+    detail::check_indices("permute", idx, a.size(), true);
+    return permute(a, idx, unchecked);
+}
+
+/// r[i] = a[idx[i]]; every idx value in 0..a.size()-1; r.size() == idx.size().
+template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::back_permute(a, idx): idx must hold integers");
+    return detail::labelled("back_permute", idx.size(), [&] {
+        detail::check_indices("back_permute", idx, a.size(), false);
+        vector<value_t<A>> r(idx.size(), no_init);
+        if (!idx.empty()) {
+            auto i = detail::reader(idx);
+            thrust::gather(detail::policy(detail::stream_of(idx)), i, i + idx.size(), detail::reader(a),
+                           detail::writer(r));
+            backend::check_launch("back_permute");
+        }
+        return r;
+    });
+}
+
+namespace lazy {
+/// r[i] = a[idx[i]], read when consumed (no bounds check: the gather happens inside the consumer).
+template <class A, class Idx> auto back_permute(const A& a, const Idx& idx) {
+    return view(thrust::make_permutation_iterator(detail::reader(a), detail::reader(idx)), idx.size());
+}
+}  // namespace lazy
+
+}  // namespace scanvec

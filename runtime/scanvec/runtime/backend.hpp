@@ -1,0 +1,125 @@
+// scanvec/runtime/backend.hpp - raw memory, copies and error checks of the backend.
+//
+// The only file that calls the CUDA runtime directly. On the host backend the
+// same functions use malloc/memcpy, so everything above is backend-neutral.
+#pragma once
+
+#include <scanvec/runtime/config.hpp>
+#include <scanvec/runtime/error.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <cuda_runtime.h>
+#endif
+
+namespace scanvec {
+
+#if defined(SCANVEC_BACKEND_CUDA)
+using stream_t = cudaStream_t;
+#else
+using stream_t = void*;
+#endif
+
+/// Where a vector lives: a device ordinal (-1 for host memory) and the stream
+/// its work is ordered on. Today every vector lives on the current device's
+/// default stream; the field is there so that a distributed vector can hold
+/// one part per GPU without changing user programs.
+struct place {
+    int device = -1;
+    stream_t stream = nullptr;
+    friend bool operator==(const place& a, const place& b) {
+        return a.device == b.device && a.stream == b.stream;
+    }
+    friend bool operator!=(const place& a, const place& b) { return !(a == b); }
+};
+
+namespace backend {
+
+#if defined(SCANVEC_BACKEND_CUDA)
+
+[[noreturn]] inline void throw_cuda(cudaError_t e, const char* op) {
+    std::string msg = std::string("scanvec: ") + op + " failed: " + cudaGetErrorName(e) + ": " +
+                      cudaGetErrorString(e);
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+        msg += " (no usable CUDA device; build with the host preset to run without a GPU)";
+    throw backend_error(msg);
+}
+
+/// Every CUDA call goes through here, so a failure names the operation.
+inline void check(cudaError_t e, const char* op) {
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();  // clear non-sticky errors so the runtime stays usable
+        throw_cuda(e, op);
+    }
+}
+
+/// After a kernel launch: launch errors surface here, execution errors at the next sync.
+inline void check_launch(const char* op) { check(cudaGetLastError(), op); }
+
+inline place current_place() {
+    int dev = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    return place{dev, nullptr};
+}
+
+/// Raw device allocation; returns nullptr when the device is out of memory.
+inline void* try_allocate(std::size_t bytes) {
+    void* p = nullptr;
+    cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    check(e, "cudaMalloc");
+    return p;
+}
+
+inline void release(void* p) noexcept { (void)cudaFree(p); }
+
+inline void copy_to_host(void* dst, const void* src, std::size_t bytes, const char* op) {
+    if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), op);
+}
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const char* op) {
+    if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), op);
+}
+inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
+    if (bytes) check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s), op);
+}
+inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) {
+    if (bytes) check(cudaMemsetAsync(dst, 0, bytes, s), op);
+}
+inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+
+#else  // host backend
+
+inline void check_launch(const char*) {}
+inline place current_place() { return place{-1, nullptr}; }
+
+inline void* try_allocate(std::size_t bytes) {
+    // 256-byte alignment, as cudaMalloc gives, so vectorised loops see the same layout.
+    std::size_t rounded = (bytes + 255) / 256 * 256;
+    return std::aligned_alloc(256, rounded);
+}
+inline void release(void* p) noexcept { std::free(p); }
+
+inline void copy_to_host(void* dst, const void* src, std::size_t bytes, const char*) {
+    if (bytes) std::memcpy(dst, src, bytes);
+}
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const char*) {
+    if (bytes) std::memcpy(dst, src, bytes);
+}
+inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
+    if (bytes) std::memcpy(dst, src, bytes);
+}
+inline void fill_zero(void* dst, std::size_t bytes, stream_t, const char*) {
+    if (bytes) std::memset(dst, 0, bytes);
+}
+inline void synchronize(stream_t, const char*) {}
+
+#endif
+
+}  // namespace backend
+}  // namespace scanvec

@@ -1,0 +1,147 @@
+// scanvec/runtime/memory.hpp - the runtime's cache of backend memory.
+//
+// The 2009 library paid for a device allocation on every primitive call. Here
+// every vector and every temporary is carved from one process-wide cache:
+// freed blocks are kept in size bins and handed out again, so a program that
+// calls primitives in a loop reaches a steady state with no backend
+// allocations at all. Blocks are reused in stream order (all work is ordered
+// on the device's default stream), so reuse never races with a kernel.
+#pragma once
+
+#include <scanvec/runtime/backend.hpp>
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace scanvec::runtime {
+
+struct memory_stats {
+    std::size_t backend_allocations = 0;  ///< calls that reached cudaMalloc / malloc
+    std::size_t backend_frees = 0;        ///< blocks given back to the backend (trim, OOM retry)
+    std::size_t cache_hits = 0;           ///< requests served from the cache
+    std::size_t bytes_in_use = 0;         ///< handed out and not yet returned
+    std::size_t bytes_cached = 0;         ///< held by the cache, free for reuse
+};
+
+class memory_cache {
+public:
+    memory_cache() = default;
+    memory_cache(const memory_cache&) = delete;
+    memory_cache& operator=(const memory_cache&) = delete;
+    ~memory_cache() { trim(); }
+
+    /// Rounds a request up to its bin: 256-byte multiples below 4 KiB, then
+    /// steps of 1/8 of a power of two (at most 12.5% slack).
+    static std::size_t bin_size(std::size_t bytes) {
+        if (bytes <= 4096) return bytes == 0 ? 256 : (bytes + 255) / 256 * 256;
+        std::size_t p = 1;
+        while ((p << 1) <= bytes) p <<= 1;
+        std::size_t step = p / 8;
+        return (bytes + step - 1) / step * step;
+    }
+
+    void* allocate(std::size_t bytes) {
+        const std::size_t size = bin_size(bytes);
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = free_.find(size);
+        if (it != free_.end()) {
+            void* p = it->second;
+            free_.erase(it);
+            stats_.cache_hits++;
+            stats_.bytes_cached -= size;
+            stats_.bytes_in_use += size;
+            return p;
+        }
+        void* p = backend::try_allocate(size);
+        if (!p) {  // give the cache back to the backend and try once more
+            trim_locked();
+            p = backend::try_allocate(size);
+        }
+        if (!p)
+            throw out_of_memory("scanvec: out of device memory allocating " + std::to_string(bytes) +
+                                    " bytes (" + std::to_string(stats_.bytes_in_use) +
+                                    " bytes in use by scanvec)",
+                                bytes);
+        stats_.backend_allocations++;
+        stats_.bytes_in_use += size;
+        return p;
+    }
+
+    void deallocate(void* p, std::size_t bytes) noexcept {
+        if (!p) return;
+        const std::size_t size = bin_size(bytes);
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.emplace(size, p);
+        stats_.bytes_in_use -= size;
+        stats_.bytes_cached += size;
+    }
+
+    /// Returns every cached (free) block to the backend.
+    void trim() noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        trim_locked();
+    }
+
+    memory_stats stats() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return stats_;
+    }
+
+private:
+    void trim_locked() noexcept {
+        for (auto& [size, p] : free_) {
+            backend::release(p);
+            stats_.backend_frees++;
+            stats_.bytes_cached -= size;
+        }
+        free_.clear();
+    }
+
+    mutable std::mutex mutex_;
+    std::multimap<std::size_t, void*> free_;
+    memory_stats stats_;
+};
+
+/// The process-wide cache. Intentionally leaked: vectors with static storage
+/// duration may be destroyed after it would be, and the CUDA context may
+/// already be gone at exit.
+inline memory_cache& memory() {
+    static memory_cache* cache = new memory_cache();
+    return *cache;
+}
+
+/// Thrust-compatible allocator over the cache, for temporaries inside Thrust calls.
+struct cached_allocator {
+    using value_type = char;
+    char* allocate(std::ptrdiff_t n) { return static_cast<char*>(memory().allocate(std::size_t(n))); }
+    void deallocate(char* p, std::size_t n) noexcept { memory().deallocate(p, n); }
+};
+
+/// RAII temporary storage from the cache (move-only).
+class scratch {
+public:
+    scratch() = default;
+    explicit scratch(std::size_t bytes) : bytes_(bytes), ptr_(bytes ? memory().allocate(bytes) : nullptr) {}
+    scratch(scratch&& o) noexcept : bytes_(o.bytes_), ptr_(o.ptr_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+    scratch& operator=(scratch&& o) noexcept {
+        if (this != &o) { reset(); bytes_ = o.bytes_; ptr_ = o.ptr_; o.ptr_ = nullptr; o.bytes_ = 0; }
+        return *this;
+    }
+    ~scratch() { reset(); }
+    void* get() const { return ptr_; }
+    std::size_t size() const { return bytes_; }
+    template <class T> T* as() const { return static_cast<T*>(ptr_); }
+
+private:
+    void reset() noexcept {
+        if (ptr_) memory().deallocate(ptr_, bytes_);
+        ptr_ = nullptr;
+        bytes_ = 0;
+    }
+    std::size_t bytes_ = 0;
+    void* ptr_ = nullptr;
+};
+
+}  // namespace scanvec::runtime

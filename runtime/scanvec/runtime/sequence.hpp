@@ -1,0 +1,88 @@
+// scanvec/runtime/sequence.hpp - what primitives accept: vectors and lazy views.
+//
+// A view is a Thrust iterator plus a length. Lazy primitives (sv::lazy::map,
+// sv::lazy::index, ...) return views instead of vectors, so that a map or an
+// index feeding a scan or a permute is computed inside that primitive's pass
+// and never written to memory. Every primitive takes vectors and views alike.
+#pragma once
+
+#include <scanvec/runtime/vector.hpp>
+
+#include <iterator>
+
+namespace scanvec {
+
+/// A lazy sequence: n values read through iterator `first`; never owns memory.
+template <class Iterator> class view {
+public:
+    using iterator = Iterator;
+    using value_type = typename std::iterator_traits<Iterator>::value_type;
+
+    view(Iterator first, std::size_t n) : first_(first), n_(n) {}
+    std::size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    Iterator begin() const { return first_; }
+    Iterator end() const { return first_ + n_; }
+    /// Evaluates the view into a vector.
+    vector<value_type> to_vector() const;
+    std::vector<value_type> to_host() const { return to_vector().to_host(); }
+
+private:
+    Iterator first_;
+    std::size_t n_;
+};
+
+namespace detail {
+
+template <class X> struct sequence_traits { static constexpr bool value = false; };
+template <class T, bool S> struct sequence_traits<vector<T, S>> {
+    static constexpr bool value = true;
+    using value_type = T;
+};
+template <class It> struct sequence_traits<view<It>> {
+    static constexpr bool value = true;
+    using value_type = typename view<It>::value_type;
+};
+
+/// An iterator that reads the sequence's elements as values.
+template <class T> auto reader(const vector<T, false>& v) { return v.begin(); }
+template <class T> auto reader(const vector<T, true>& v) { return v.read_begin(); }
+template <class It> It reader(const view<It>& v) { return v.begin(); }
+
+/// An iterator that writes whole elements into a vector.
+template <class T> auto writer(vector<T, false>& v) { return v.begin(); }
+template <class T> auto writer(vector<T, true>& v) { return v.write_begin(); }
+
+template <class T, bool S> stream_t stream_of(const vector<T, S>& v) { return v.stream(); }
+template <class It> stream_t stream_of(const view<It>&) { return nullptr; }
+
+}  // namespace detail
+
+template <class X> inline constexpr bool is_sequence_v = detail::sequence_traits<std::decay_t<X>>::value;
+/// Element type of a vector or view.
+template <class X> using value_t = typename detail::sequence_traits<std::decay_t<X>>::value_type;
+
+/// Evaluates any sequence into a new vector (a vector is copied).
+template <class X> vector<value_t<X>> materialize(const X& x) {
+    vector<value_t<X>> out(x.size(), no_init);
+    if (x.size()) {
+        thrust::copy_n(detail::policy(detail::stream_of(x)), detail::reader(x), x.size(), detail::writer(out));
+        backend::check_launch("materialize");
+    }
+    return out;
+}
+
+namespace detail {
+/// One element of any sequence, read back to the host (a round trip).
+template <class X> value_t<X> element_at(const X& x, std::size_t i) {
+    vector<value_t<X>> one(1, no_init);
+    thrust::copy_n(policy(stream_of(x)), reader(x) + i, 1, writer(one));
+    return one[0];
+}
+}  // namespace detail
+
+template <class Iterator> vector<typename view<Iterator>::value_type> view<Iterator>::to_vector() const {
+    return materialize(*this);
+}
+
+}  // namespace scanvec

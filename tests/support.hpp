@@ -1,0 +1,87 @@
+// Shared test helpers: seeded random inputs, the standard sizes, flag patterns.
+#pragma once
+
+#include <scanvec/scanvec.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace sv = scanvec;
+
+namespace test {
+
+/// Sizes every primitive is checked at: empty, one, around a warp, past a block, ~10^6.
+inline const std::vector<std::size_t> sizes = {0, 1, 2, 31, 32, 33, 1000, 65539, 1000003};
+
+template <class T> std::vector<T> random_values(std::size_t n, std::uint64_t seed, T lo = T(-100), T hi = T(100)) {
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    if constexpr (std::is_floating_point_v<T>) {
+        std::uniform_real_distribution<T> d(lo, hi);
+        for (auto& x : v) x = d(rng);
+    } else {
+        std::uniform_int_distribution<long long> d((long long)lo, (long long)hi);
+        for (auto& x : v) x = T(d(rng));
+    }
+    return v;
+}
+
+enum class flag_pattern { all, first_only, sparse, dense };
+inline const flag_pattern flag_patterns[] = {flag_pattern::all, flag_pattern::first_only, flag_pattern::sparse,
+                                             flag_pattern::dense};
+inline const char* name(flag_pattern p) {
+    switch (p) {
+        case flag_pattern::all: return "all";
+        case flag_pattern::first_only: return "first-only";
+        case flag_pattern::sparse: return "sparse";
+        default: return "dense";
+    }
+}
+
+/// Head flags; position 0 is set in every pattern except `sparse`/`dense`,
+/// where it is random (the library must treat position 0 as a head anyway).
+inline std::vector<bool> random_flags(std::size_t n, flag_pattern p, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::bernoulli_distribution sparse(0.01), dense(0.5);
+    std::vector<bool> f(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (p) {
+            case flag_pattern::all: f[i] = true; break;
+            case flag_pattern::first_only: f[i] = (i == 0); break;
+            case flag_pattern::sparse: f[i] = sparse(rng); break;
+            case flag_pattern::dense: f[i] = dense(rng); break;
+        }
+    }
+    return f;
+}
+
+/// Float results compared within a relative tolerance of the sequential reference.
+template <class T> void check_equal(const std::vector<T>& got, const std::vector<T>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            const double tol = 1e-4 * std::max(1.0, std::fabs(double(want[i])));
+            if (std::fabs(double(got[i]) - double(want[i])) > tol) {
+                INFO("at " << i << ": got " << got[i] << ", want " << want[i]);
+                CHECK(false);
+                return;
+            }
+        } else if (!(got[i] == want[i])) {
+            INFO("at " << i << " of " << got.size());
+            CHECK(got[i] == want[i]);
+            return;
+        }
+    }
+}
+
+}  // namespace test
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  define SCANVEC_IS_CUDA 1
+#else
+#  define SCANVEC_IS_CUDA 0
+#endif

@@ -1,0 +1,137 @@
+// map, index, distribute, permute, back_permute against sequential references.
+#include "support.hpp"
+
+#include <numeric>
+
+namespace et {
+struct particle {
+    float x;
+    float v;
+    int id;
+};
+SCANVEC_FIELDS(particle, x, v, id)
+}  // namespace et
+using et::particle;
+
+TEST_CASE("map over one, two and three vectors") {
+    for (std::size_t n : test::sizes) {
+        CAPTURE(n);
+        auto ha = test::random_values<int>(n, 11), hb = test::random_values<int>(n, 12);
+        auto hc = test::random_values<float>(n, 13);
+        sv::vector<int> a(ha), b(hb);
+        sv::vector<float> c(hc);
+        auto r1 = sv::map(SCANVEC_FN(int x) { return 3 * x + 1; }, a).to_host();
+        auto r2 = sv::map(SCANVEC_FN(int x, int y) { return x - y; }, a, b).to_host();
+        auto r3 = sv::map(SCANVEC_FN(int x, int y, float z) { return x * z + y; }, a, b, c).to_host();
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(r1[i] == 3 * ha[i] + 1);
+            REQUIRE(r2[i] == ha[i] - hb[i]);
+            REQUIRE(r3[i] == ha[i] * hc[i] + hb[i]);
+        }
+    }
+}
+
+TEST_CASE("map with struct inputs and struct results") {
+    std::vector<particle> h;
+    for (int i = 0; i < 1000; ++i) h.push_back({float(i), 0.5f * i, i});
+    sv::vector<particle> p(h);
+    auto moved = sv::map(SCANVEC_FN(particle q) { return particle{q.x + q.v, q.v, q.id}; }, p);
+    auto speeds = sv::map(SCANVEC_FN(particle q) { return q.v; }, p);
+    auto hm = moved.to_host();
+    auto hs = speeds.to_host();
+    for (int i = 0; i < 1000; ++i) {
+        REQUIRE(hm[i].x == float(i) + 0.5f * i);
+        REQUIRE(hm[i].id == i);
+        REQUIRE(hs[i] == 0.5f * i);
+    }
+    CHECK(moved.field<&particle::x>().size() == 1000);
+}
+
+TEST_CASE("map of mismatched lengths throws length_error naming both") {
+    sv::vector<int> a(5), b(7);
+    CHECK_THROWS_AS(sv::map(SCANVEC_FN(int x, int y) { return x + y; }, a, b), sv::length_error);
+    CHECK_THROWS_WITH(sv::map(SCANVEC_FN(int x, int y) { return x + y; }, a, b),
+                      doctest::Contains("lengths differ (5 and 7)"));
+}
+
+TEST_CASE("index and distribute") {
+    for (std::size_t n : test::sizes) {
+        auto i = sv::index(n).to_host();
+        auto d = sv::distribute(2.5f, n).to_host();
+        REQUIRE(i.size() == n);
+        REQUIRE(d.size() == n);
+        for (std::size_t k = 0; k < n; ++k) {
+            REQUIRE(i[k] == sv::index_t(k));
+            REQUIRE(d[k] == 2.5f);
+        }
+    }
+    CHECK(sv::index<int>(4).to_host() == std::vector<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("lazy views fuse into the consuming primitive") {
+    const std::size_t n = 65539;
+    // sum of i*i for i < n computed without materialising index or map
+    auto squares = sv::lazy::map(SCANVEC_FN(sv::index_t i) { return i * i; }, sv::lazy::index(n));
+    sv::index_t expect = 0;
+    for (std::size_t i = 0; i < n; ++i) expect += sv::index_t(i * i);
+    CHECK(sv::reduce(squares) == expect);
+    auto v = squares.to_vector();
+    CHECK(v.size() == n);
+    CHECK(v[n - 1] == sv::index_t((n - 1) * (n - 1)));
+}
+
+TEST_CASE("permute and back_permute with random permutations") {
+    for (std::size_t n : test::sizes) {
+        CAPTURE(n);
+        auto ha = test::random_values<int>(n, 21);
+        std::vector<long> perm(n);
+        std::iota(perm.begin(), perm.end(), 0);
+        std::shuffle(perm.begin(), perm.end(), std::mt19937_64(22));
+        sv::vector<int> a(ha);
+        sv::vector<long> idx(perm);
+        auto p = sv::permute(a, idx).to_host();
+        auto g = sv::back_permute(a, idx).to_host();
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(p[perm[i]] == ha[i]);
+            REQUIRE(g[i] == ha[perm[i]]);
+        }
+    }
+}
+
+TEST_CASE("back_permute may repeat indices and change the length") {
+    sv::vector<int> a = {10, 20, 30};
+    sv::vector<int> idx = {2, 2, 0, 1, 0};
+    CHECK(sv::back_permute(a, idx).to_host() == std::vector<int>{30, 30, 10, 20, 10});
+}
+
+TEST_CASE("permute and back_permute of structs") {
+    std::vector<particle> h = {{1, 2, 0}, {3, 4, 1}, {5, 6, 2}};
+    sv::vector<particle> p(h);
+    sv::vector<int> idx = {2, 0, 1};
+    auto r = sv::permute(p, idx).to_host();
+    CHECK(r[2].id == 0);
+    CHECK(r[0].id == 1);
+    CHECK(r[1].x == 5);
+    auto g = sv::back_permute(p, idx).to_host();
+    CHECK(g[0].id == 2);
+    CHECK(g[2].v == 4);
+}
+
+TEST_CASE("bad permutation indices throw index_error naming the index, inputs untouched") {
+    sv::vector<int> a = {1, 2, 3, 4};
+    sv::vector<int> repeated = {0, 1, 1, 3};
+    sv::vector<int> high = {0, 1, 2, 4};
+    sv::vector<int> negative = {0, -1, 2, 3};
+#if SCANVEC_CHECKS
+    CHECK_THROWS_WITH_AS(sv::permute(a, repeated), doctest::Contains("index 1 repeats in idx (at idx[1] and idx[2])"), sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::permute(a, high), doctest::Contains("idx[3] = 4 is out of range for length 4"),
+                         sv::index_error);
+    CHECK_THROWS_AS(sv::permute(a, negative), sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::back_permute(a, sv::vector<int>{0, 9}),
+                         doctest::Contains("idx[1] = 9 is out of range"), sv::index_error);
+    CHECK_THROWS_AS(sv::back_permute(a, negative), sv::index_error);
+#endif
+    CHECK_THROWS_AS(sv::permute(a, sv::vector<int>{0, 1}), sv::length_error);
+    CHECK(a.to_host() == std::vector<int>{1, 2, 3, 4});
+    CHECK(repeated.to_host() == std::vector<int>{0, 1, 1, 3});
+}
