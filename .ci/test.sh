@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The test command (README): on a fresh machine, installs what is missing,
+# builds the host backend and runs every test, runs them again under
+# AddressSanitizer + UBSan, then builds the CUDA backend (tests, examples and
+# benchmarks compile with nvcc; running them needs a GPU: see bench/gpu.sh).
+#   SCANVEC_SKIP_ASAN=1   skip the sanitizer build
+#   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/deps.sh
+jobs=$(nproc)
+
+step() { echo; echo "=== $* ==="; }
+
+step "host backend: build and test"
+cmake --preset host >/dev/null
+cmake --build --preset host -j "$jobs"
+ctest --preset host -j "$jobs"
+
+if [ "${SCANVEC_SKIP_ASAN:-0}" != 1 ]; then
+  step "host backend under AddressSanitizer + UBSan"
+  cmake --preset host-asan >/dev/null
+  cmake --build --preset host-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset host-asan -j "$jobs" -LE consumer
+fi
+
+nvcc=/usr/local/cuda/bin/nvcc
+if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
+  step "cuda backend: build (tests run on a GPU machine: bash bench/gpu.sh)"
+  cmake --preset cuda >/dev/null
+  cmake --build --preset cuda -j "$jobs"
+else
+  echo "cuda backend: skipped (no $nvcc or SCANVEC_SKIP_CUDA=1)"
+fi
+echo; echo "test.sh: all passed"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# For a GPU machine (the H100 lent through the device tool): builds the cuda
+# preset, runs the whole test suite, then the benchmarks; prints a short
+# summary last and writes full logs and results under $OUT (or build/gpu-out).
+#   bench/gpu.sh [tests|bench|all]      default: all
+# doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+out=${OUT:-build/gpu-out}; mkdir -p "$out"
+export DOCTEST_PREFIX=$PWD/.deps
+summary=()
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+
+cmake --preset cuda -DDOCTEST_PREFIX="$DOCTEST_PREFIX" -DCMAKE_PREFIX_PATH="$DOCTEST_PREFIX" > "$out/configure.log" 2>&1 \
+  || { tail -30 "$out/configure.log"; exit 1; }
+t0=$(date +%s)
+if ! cmake --build --preset cuda -j "$(nproc)" > "$out/build.log" 2>&1; then
+  grep -E "error|Error" "$out/build.log" | head -40; exit 1
+fi
+summary+=("build: ok in $(( $(date +%s) - t0 )) s")
+
+if [ "$what" = all ] || [ "$what" = tests ]; then
+  ctest --preset cuda -j 4 --timeout 600 > "$out/tests.log" 2>&1
+  rc=$?
+  grep -E "tests passed|tests failed" "$out/tests.log" | tail -1
+  if [ $rc -ne 0 ]; then grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30; fi
+  summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1)")
+fi
+
+if [ "$what" = all ] || [ "$what" = bench ]; then
+  if [ -x build/cuda/bench/scanvec_bench ]; then
+    build/cuda/bench/scanvec_bench --out "$out" > "$out/bench.log" 2>&1
+    summary+=("bench: rc=$? (table in $out/bench.md)")
+    cat "$out/bench.md" 2>/dev/null
+  fi
+fi
+echo; echo "=== summary ==="; printf '%s\n' "${summary[@]}"
