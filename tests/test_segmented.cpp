@@ -99,3 +99,54 @@ TEST_CASE("segmented primitives reject mismatched lengths") {
     CHECK_THROWS_WITH_AS(sv::segmented_scan(a, f), doctest::Contains("(5 and 4)"), sv::length_error);
     CHECK_THROWS_AS(sv::segmented_reduce(a, f), sv::length_error);
 }
+
+TEST_CASE("segmented enumerate and split against per-segment references") {
+    for (std::size_t n : test::sizes) {
+        for (auto p : test::flag_patterns) {
+            CAPTURE(n);
+            CAPTURE(test::name(p));
+            auto heads = test::random_flags(n, p, 101 + n);
+            auto hf = test::random_flags(n, test::flag_pattern::dense, 102 + n);
+            auto h = test::random_values<int>(n, 103);
+            sv::vector<bool> vh(heads), vf(hf);
+            sv::vector<int> a(h);
+            auto e = sv::segmented_enumerate(vf, vh).to_host();
+            auto s = sv::segmented_split(a, vf, vh).to_host();
+            std::vector<int> want;
+            std::size_t start = 0;
+            sv::index_t c = 0;
+            for (std::size_t i = 0; i <= n; ++i) {
+                if (i == n || (i > 0 && heads[i])) {  // close segment [start, i)
+                    for (std::size_t k = start; k < i; ++k) if (!hf[k]) want.push_back(h[k]);
+                    for (std::size_t k = start; k < i; ++k) if (hf[k]) want.push_back(h[k]);
+                    start = i;
+                    c = 0;
+                }
+                if (i == n) break;
+                REQUIRE(e[i] == c);
+                if (hf[i]) ++c;
+            }
+            REQUIRE(s == want);
+        }
+    }
+}
+
+TEST_CASE("segment descriptor conversions") {
+    sv::vector<bool> f = {false, false, true, false, false, false, true, true};  // position 0 heads anyway
+    CHECK(sv::flags_to_lengths(f).to_host() == std::vector<sv::index_t>{2, 4, 1, 1});
+    CHECK(sv::flags_to_offsets(f).to_host() == std::vector<sv::index_t>{0, 2, 6, 7});
+    CHECK(sv::segment_ids(f).to_host() == std::vector<sv::index_t>{0, 0, 1, 1, 1, 1, 2, 3});
+    sv::vector<sv::index_t> len = {2, 0, 4, 1, 1, 0};
+    CHECK(sv::lengths_to_offsets(len).to_host() == std::vector<sv::index_t>{0, 2, 2, 6, 7, 8});
+    CHECK(sv::lengths_to_flags(len).to_host() ==
+          std::vector<bool>{true, false, true, false, false, false, true, true});
+    CHECK(sv::offsets_to_flags(sv::vector<int>{0, 3}, 5).to_host() == std::vector<bool>{true, false, false, true, false});
+    for (std::size_t n : test::sizes) {
+        auto hf = test::random_flags(n, test::flag_pattern::sparse, 111);
+        sv::vector<bool> vf(hf);
+        auto lengths = sv::flags_to_lengths(vf);
+        auto back = sv::lengths_to_flags(lengths).to_host();
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(back[i] == (i == 0 || hf[i]));
+        CHECK(sv::reduce(lengths) == sv::index_t(n));
+    }
+}

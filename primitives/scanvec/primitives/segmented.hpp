@@ -9,6 +9,13 @@
 //   sv::segmented_reduce(a, flags, op)            one value per segment
 //   sv::segmented_index(flags)                    position within the segment
 //   sv::segmented_distribute(a, flags)            each segment's first element across it
+//   sv::segmented_enumerate(f, flags)             true f before i within its segment
+//   sv::segmented_split(a, f, flags)              stable split of every segment on f
+//
+// Descriptor conversions (position 0 always heads a segment; head flags cannot
+// express empty segments, so zero lengths vanish in flag form):
+//   sv::flags_to_lengths(flags)   sv::flags_to_offsets(flags)   sv::segment_ids(flags)
+//   sv::lengths_to_offsets(len)   sv::lengths_to_flags(len)     sv::offsets_to_flags(off, n)
 //
 // All are one pass of the look-back scan over (value, head) pairs read lazily
 // from the two vectors: the pairs are never stored.
@@ -82,6 +89,30 @@ vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& fla
     });
 }
 
+/// Head flags as the model reads them: position 0 always starts a segment.
+template <class FIt> struct is_segment_head {
+    FIt f;
+    SCANVEC_HD bool operator()(index_t i) const { return i == 0 || f[i]; }
+};
+template <class Flags> auto heads_of(const Flags& flags) {
+    return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                is_segment_head<decltype(reader(flags))>{reader(flags)}),
+                flags.size());
+}
+
+struct keep_right {
+    template <class T> SCANVEC_HD T operator()(const T&, const T& b) const { return b; }
+};
+
+/// Destination of element i in a segmented split (see segmented_split).
+struct segmented_split_index {
+    template <class F>
+    SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t pos, index_t falses, index_t i) const {
+        const index_t start = i - pos;
+        return start + (flag ? falses + (pos - down) : down);
+    }
+};
+
 /// Last position of each segment: i == n-1 or flags[i+1].
 template <class FIt> struct is_segment_end {
     FIt f;
@@ -140,6 +171,82 @@ template <class Flags> vector<index_t> segmented_index(const Flags& flags) {
 /// Copies the first element of each segment across the segment.
 template <class A, class Flags> vector<value_t<A>> segmented_distribute(const A& a, const Flags& flags) {
     return detail::segmented_pass<false, false>("segmented_distribute", a, flags, detail::keep_left{});
+}
+
+/// Within each segment, the number of true f before position i.
+template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, const Flags& flags) {
+    detail::expect_flags<F>();
+    return detail::labelled("segmented_enumerate", f.size(), [&] {
+        return segmented_scan(lazy::map(detail::flag_to_count{}, f), flags);
+    });
+}
+
+/// Stable split of every segment on its own flags f (falses first within the segment).
+///
+///   I-down <- segmented-enumerate(not F)          falses before i in its segment
+///   P      <- segmented-index                     position of i in its segment
+///   Falses <- falses of each segment, distributed across it (backward copy of the last count)
+///   Index  <- start + (if F then Falses + (P - I-down) else I-down),   start = i - P
+///   permute(A, Index)
+template <class A, class F, class Flags> vector<value_t<A>> segmented_split(const A& a, const F& f, const Flags& flags) {
+    detail::expect_flags<F>();
+    return detail::labelled("segmented_split", a.size(), [&] {
+        detail::expect_same_length("segmented_split", a.size(), f.size());
+        detail::expect_same_length("segmented_split", a.size(), flags.size());
+        auto down = segmented_scan(lazy::map(detail::flag_not_to_count{}, f), flags);
+        auto pos = segmented_index(flags);
+        auto upto = lazy::map(SCANVEC_FN(index_t d, bool t) { return d + (t ? 0 : 1); }, down,
+                              lazy::map(detail::is_set{}, f));
+        auto falses = segmented_backward_inclusive_scan(upto, flags, detail::keep_right{});
+        auto index = lazy::map(detail::segmented_split_index{}, f, down, pos, falses, lazy::index(a.size()));
+        return permute(a, index, unchecked);
+    });
+}
+
+/// The length of every segment.
+template <class Flags> vector<index_t> flags_to_lengths(const Flags& flags) {
+    return segmented_reduce(lazy::distribute(index_t(1), flags.size()), flags);
+}
+
+/// The start offset of every segment.
+template <class Flags> vector<index_t> flags_to_offsets(const Flags& flags) {
+    return pack(lazy::index(flags.size()), detail::heads_of(flags));
+}
+
+/// Per-element segment number (0 for the first segment).
+template <class Flags> vector<index_t> segment_ids(const Flags& flags) {
+    return detail::labelled("segment_ids", flags.size(), [&] {
+        // ids = +-scan(heads, inclusive) - 1
+        auto ids = inclusive_scan(lazy::map(detail::flag_to_count{}, detail::heads_of(flags)));
+        return map(SCANVEC_FN(index_t c) { return c - 1; }, ids);
+    });
+}
+
+/// Start offsets from lengths: the exclusive +-scan.
+template <class Lengths> vector<value_t<Lengths>> lengths_to_offsets(const Lengths& lengths) {
+    return scan(lengths);
+}
+
+/// Head flags of n = sum(lengths) elements marking each offset (offsets >= n are ignored).
+template <class Offsets> vector<bool> offsets_to_flags(const Offsets& offsets, std::size_t n) {
+    return detail::labelled("offsets_to_flags", offsets.size(), [&] {
+        vector<bool> flags(n);
+        if (n && !offsets.empty()) {
+            auto off = detail::reader(offsets);
+            auto in_range = lazy::map(SCANVEC_FN(index_t o) { return o >= 0 && o < index_t(n); }, offsets);
+            thrust::scatter_if(detail::policy(detail::stream_of(offsets)), thrust::constant_iterator<bool>(true),
+                               thrust::constant_iterator<bool>(true) + offsets.size(), off, in_range.begin(),
+                               flags.begin());
+            backend::check_launch("offsets_to_flags");
+        }
+        return flags;
+    });
+}
+
+/// Head flags from segment lengths (zero-length segments vanish: flags cannot hold them).
+template <class Lengths> vector<bool> lengths_to_flags(const Lengths& lengths) {
+    auto offsets = scan_total(lazy::map(SCANVEC_FN(value_t<Lengths> l) { return index_t(l); }, lengths));
+    return offsets_to_flags(offsets.values, std::size_t(offsets.total));
 }
 
 }  // namespace scanvec
