@@ -23,11 +23,13 @@ TEST_CASE("map over one, two and three vectors") {
         auto r1 = sv::map(SCANVEC_FN(int x) { return 3 * x + 1; }, a).to_host();
         auto r2 = sv::map(SCANVEC_FN(int x, int y) { return x - y; }, a, b).to_host();
         auto r3 = sv::map(SCANVEC_FN(int x, int y, float z) { return x * z + y; }, a, b, c).to_host();
+        std::vector<float> want3(n);
         for (std::size_t i = 0; i < n; ++i) {
             REQUIRE(r1[i] == 3 * ha[i] + 1);
             REQUIRE(r2[i] == ha[i] - hb[i]);
-            REQUIRE(r3[i] == ha[i] * hc[i] + hb[i]);
+            want3[i] = ha[i] * hc[i] + hb[i];
         }
+        test::check_equal(r3, want3);  // the GPU may contract x*z+y into one FMA
     }
 }
 
