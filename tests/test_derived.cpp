@@ -68,3 +68,25 @@ TEST_CASE("derived primitives reject mismatched lengths") {
     CHECK_THROWS_AS(sv::pack(a, f), sv::length_error);
     CHECK_THROWS_WITH_AS(sv::split(a, f), doctest::Contains("split: lengths differ (3 and 2)"), sv::length_error);
 }
+
+TEST_CASE("a lazy scan feeds a permute in one pass and materialises on demand") {
+    for (std::size_t n : test::sizes) {
+        CAPTURE(n);
+        auto h = test::random_values<int>(n, 121, 0, 5);
+        sv::vector<int> a(h);
+        auto lazy = sv::lazy::scan(a);
+        auto got = lazy.to_host();
+        auto want = sv::scan(a).to_host();
+        REQUIRE(got == want);
+        // reverse permutation computed from a lazy enumerate of all-true flags
+        auto all = sv::lazy::distribute(true, n);
+        auto rev = sv::lazy::map(SCANVEC_FN(sv::index_t e, sv::index_t i) { return sv::index_t(i) * 0 + e; },
+                                 sv::lazy::enumerate(all), sv::lazy::index(n));
+        auto same = sv::permute(a, rev, sv::unchecked).to_host();
+        REQUIRE(same == h);
+        auto mirrored = sv::lazy::map(SCANVEC_FN(sv::index_t e) { return sv::index_t(0) - e; }, sv::lazy::enumerate(all));
+        auto back = sv::lazy::map(SCANVEC_FN(sv::index_t e) { return e; }, mirrored);
+        auto m = back.to_host();
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(m[i] == -sv::index_t(i));
+    }
+}

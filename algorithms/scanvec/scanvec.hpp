@@ -13,6 +13,7 @@
 
 #include <scanvec/primitives/derived.hpp>
 #include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/lazy_scan.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>

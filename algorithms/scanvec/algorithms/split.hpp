@@ -9,10 +9,11 @@
 // Elements with false flags come first, then those with true flags, each group
 // in its original order. I-up needs no second scan: the trues before i number
 // i - I-down[i], so n - back-enumerate(Flags)[i] - 1 = F + i - I-down[i], with
-// F (the number of falses) the total of the first scan.
+// F the number of falses. I-down is a lazy scan: the permute consumes each
+// prefix as the scan produces it, so the index vector is never stored.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/lazy_scan.hpp>
 
 namespace scanvec {
 namespace detail {
@@ -31,10 +32,13 @@ template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags
     detail::expect_flags<Flags>();
     return detail::labelled("split", a.size(), [&] {
         detail::expect_same_length("split", a.size(), flags.size());
-        // I-down <- enumerate(not(Flags)), and F, the number of falses
-        auto down = scan_total(lazy::map(detail::flag_not_to_count{}, flags));
-        // Index <- if Flags then I-up else I-down   (computed inside the permute)
-        auto index = lazy::map(detail::split_index{down.total}, flags, down.values, lazy::index(a.size()));
+        auto not_flags = lazy::map(detail::flag_not_to_count{}, flags);
+        // F <- the number of falses
+        const index_t falses = reduce(not_flags);
+        // I-down <- enumerate(not(Flags))
+        auto down = lazy::scan(not_flags);
+        // Index <- if Flags then I-up else I-down,  I-up = F + i - I-down
+        auto index = lazy::map(detail::split_index{falses}, flags, down, lazy::index(a.size()));
         // permute(A, Index): a permutation by construction
         return permute(a, index, unchecked);
     });

@@ -52,9 +52,10 @@ template <class F, class... X> using map_result_t = std::decay_t<std::invoke_res
 
 namespace lazy {
 
-/// r[i] = f(a[i], b[i], ...), computed when consumed.
-template <class F, class A, class... B> auto map(F f, const A& a, const B&... b) {
-    static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::lazy::map(f, a, ...): a, ... must be vectors or views");
+/// r[i] = f(a[i], b[i], ...), computed when consumed. (With a lazy scan among
+/// the arguments, see lazy_scan.hpp.)
+template <class F, class A, class... B, std::enable_if_t<(is_sequence_v<A> && ... && is_sequence_v<B>), int> = 0>
+auto map(F f, const A& a, const B&... b) {
     std::size_t n = detail::common_length("map", a, b...);
     return view(detail::map_iterator(f, a, b...), n);
 }

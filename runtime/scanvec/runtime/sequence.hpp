@@ -44,13 +44,15 @@ template <class It> struct sequence_traits<view<It>> {
     using value_type = typename view<It>::value_type;
 };
 
-/// An iterator that reads the sequence's elements as values.
-template <class T> auto reader(const vector<T, false>& v) { return v.begin(); }
+/// An iterator that reads the sequence's elements as values. Flat vectors give
+/// raw pointers: every call passes an explicit execution policy, and CUB
+/// vectorises loads and stores only through plain pointers.
+template <class T> const T* reader(const vector<T, false>& v) { return v.data(); }
 template <class T> auto reader(const vector<T, true>& v) { return v.read_begin(); }
 template <class It> It reader(const view<It>& v) { return v.begin(); }
 
 /// An iterator that writes whole elements into a vector.
-template <class T> auto writer(vector<T, false>& v) { return v.begin(); }
+template <class T> T* writer(vector<T, false>& v) { return v.data(); }
 template <class T> auto writer(vector<T, true>& v) { return v.write_begin(); }
 
 template <class T, bool S> stream_t stream_of(const vector<T, S>& v) { return v.stream(); }

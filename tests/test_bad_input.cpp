@@ -1,0 +1,119 @@
+// The bad-input catalogue: every primitive with mismatched lengths, bad
+// permutation indices, empty vectors, integer flags and NaN. Each gives the
+// documented error (naming lengths or the index) or result, and its inputs are
+// unchanged afterwards.
+#include "support.hpp"
+
+namespace {
+const std::vector<int> values = {4, 8, 15, 16, 23, 42};
+const std::vector<bool> heads = {true, false, true, false, false, true};
+}  // namespace
+
+TEST_CASE("mismatched lengths name both lengths, for every primitive that pairs vectors") {
+    sv::vector<int> a(values), short_ints = {1, 2};
+    sv::vector<bool> f(heads), short_flags = {true};
+    auto lengths = doctest::Contains("lengths differ (6 and ");
+    CHECK_THROWS_WITH_AS(sv::map(SCANVEC_FN(int x, int y) { return x + y; }, a, short_ints), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::permute(a, short_ints), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::pack(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::split(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::segmented_scan(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::segmented_inclusive_scan(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::segmented_backward_scan(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::segmented_reduce(a, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_WITH_AS(sv::segmented_split(a, f, short_flags), lengths, sv::length_error);
+    CHECK_THROWS_AS(sv::lazy::map(SCANVEC_FN(int x, int y) { return x + y; }, a, short_ints), sv::length_error);
+    CHECK(a.to_host() == values);
+    CHECK(f.to_host() == heads);
+}
+
+TEST_CASE("every error is an sv::error and a std::runtime_error") {
+    sv::vector<int> a(values);
+    CHECK_THROWS_AS(sv::permute(a, sv::vector<int>{1}), sv::error);
+    CHECK_THROWS_AS(sv::permute(a, sv::vector<int>{1}), std::runtime_error);
+    CHECK_THROWS_AS(a[100], sv::error);
+}
+
+#if SCANVEC_CHECKS
+TEST_CASE("bad permutation indices name the position and the value; nothing is written") {
+    sv::vector<int> a(values);
+    sv::vector<long long> neg = {0, 1, 2, -3, 4, 5};
+    sv::vector<long long> big = {0, 1, 2, 3, 4, 6};
+    sv::vector<long long> dup = {5, 4, 3, 2, 1, 5};
+    CHECK_THROWS_WITH_AS(sv::permute(a, neg), doctest::Contains("idx[3] = -3 is out of range for length 6"),
+                         sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::permute(a, big), doctest::Contains("idx[5] = 6 is out of range"), sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::permute(a, dup), doctest::Contains("index 5 repeats in idx (at idx[0] and idx[5])"),
+                         sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::back_permute(a, neg), doctest::Contains("back_permute: index idx[3] = -3"),
+                         sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::back_permute(a, sv::vector<int>{0, 0, 7}), doctest::Contains("idx[2] = 7"),
+                         sv::index_error);
+    // a large permutation with one bad entry far from the start
+    const std::size_t n = 1000003;
+    std::vector<int> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = int(n - 1 - i);
+    perm[777777] = perm[777776];
+    sv::vector<int> big_perm(perm);
+    sv::vector<int> big_a(n, 1);
+    CHECK_THROWS_WITH_AS(sv::permute(big_a, big_perm), doctest::Contains("at idx[777776] and idx[777777]"),
+                         sv::index_error);
+    CHECK(a.to_host() == values);
+    CHECK(dup.to_host() == std::vector<long long>{5, 4, 3, 2, 1, 5});
+}
+#endif
+
+TEST_CASE("empty vectors are valid input everywhere") {
+    sv::vector<int> e;
+    sv::vector<bool> ef;
+    sv::vector<int> ei;
+    CHECK(sv::map(SCANVEC_FN(int x) { return x; }, e).empty());
+    CHECK(sv::index(0).empty());
+    CHECK(sv::distribute(1, 0).empty());
+    CHECK(sv::permute(e, ei).empty());
+    CHECK(sv::back_permute(e, ei).empty());
+    CHECK(sv::back_permute(sv::vector<int>{1, 2}, ei).empty());
+    CHECK(sv::scan(e).empty());
+    CHECK(sv::inclusive_scan(e).empty());
+    CHECK(sv::backward_scan(e).empty());
+    CHECK(sv::reduce(e) == 0);
+    CHECK(sv::reduce(e, sv::min<int>{}) == std::numeric_limits<int>::max());
+    CHECK(sv::scan_total(e).total == 0);
+    CHECK(sv::segmented_scan(e, ef).empty());
+    CHECK(sv::segmented_reduce(e, ef).empty());
+    CHECK(sv::segmented_index(ef).empty());
+    CHECK(sv::segmented_distribute(e, ef).empty());
+    CHECK(sv::enumerate(ef).empty());
+    CHECK(sv::count(ef) == 0);
+    CHECK(sv::pack(e, ef).empty());
+    CHECK(sv::split(e, ef).empty());
+    CHECK(sv::segmented_split(e, ef, ef).empty());
+    CHECK(sv::flags_to_lengths(ef).empty());
+    CHECK(sv::lengths_to_flags(ei).empty());
+}
+
+TEST_CASE("integer flags are read as nonzero = true") {
+    sv::vector<int> a(values);
+    sv::vector<int> f = {0, 5, -1, 0, 2, 0};
+    CHECK(sv::pack(a, f).to_host() == std::vector<int>{8, 15, 23});
+    CHECK(sv::split(a, f).to_host() == std::vector<int>{4, 16, 42, 8, 15, 23});
+    CHECK(sv::enumerate(f).to_host() == std::vector<sv::index_t>{0, 0, 1, 2, 2, 3});
+    CHECK(sv::count(f) == 3);
+    CHECK(sv::segmented_reduce(a, f).to_host() == std::vector<int>{4, 8, 31, 65});
+    CHECK(f.to_host() == std::vector<int>{0, 5, -1, 0, 2, 0});
+}
+
+TEST_CASE("NaN propagates through float scans and segmented scans without a crash") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    sv::vector<float> a = {1, 2, nan, 4, 5};
+    sv::vector<bool> f = {true, false, false, true, false};
+    auto s = sv::scan(a).to_host();
+    CHECK(s[2] == 3.0f);
+    CHECK(std::isnan(s[3]));
+    CHECK(std::isnan(s[4]));
+    auto seg = sv::segmented_inclusive_scan(a, f).to_host();
+    CHECK(std::isnan(seg[2]));
+    CHECK(seg[3] == 4.0f);  // the NaN stays in its segment
+    CHECK(seg[4] == 9.0f);
+    CHECK(std::isnan(sv::reduce(a)));
+}

