@@ -8,6 +8,7 @@
 #include <scanvec/runtime/error.hpp>
 #include <scanvec/runtime/memory.hpp>
 #include <scanvec/runtime/print.hpp>
+#include <scanvec/runtime/trace.hpp>
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/vector.hpp>
 

@@ -41,7 +41,7 @@ template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags
         auto index = lazy::map(detail::split_index{falses}, flags, down, lazy::index(a.size()));
         // permute(A, Index): a permutation by construction
         return permute(a, index, unchecked);
-    });
+    }, a, flags);
 }
 
 }  // namespace scanvec

@@ -35,7 +35,7 @@ template <class Flags> void expect_flags() {
 template <class Flags> vector<index_t> enumerate(const Flags& flags) {
     detail::expect_flags<Flags>();
     return detail::labelled("enumerate", flags.size(),
-                            [&] { return scan(lazy::map(detail::flag_to_count{}, flags)); });
+                            [&] { return scan(lazy::map(detail::flag_to_count{}, flags)); }, flags);
 }
 
 /// The number of true flags.
@@ -60,7 +60,7 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
             backend::check_launch("pack");
         }
         return r;
-    });
+    }, a, flags);
 }
 
 }  // namespace scanvec

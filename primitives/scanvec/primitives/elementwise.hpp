@@ -83,7 +83,7 @@ template <class F, class A, class... B> auto map(F f, const A& a, const B&... b)
             backend::check_launch("map");
         }
         return r;
-    });
+    }, a, b...);
 }
 
 /// r[i] = i, as sv::index_t (or I).

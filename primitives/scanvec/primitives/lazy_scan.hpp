@@ -171,7 +171,7 @@ vector<value_t<A>> permute(const A& a, const scan_view<In, Op, T, Post>& idx, un
         using Sink = detail::scatter_to<decltype(detail::reader(a)), decltype(detail::writer(r))>;
         idx.run(Sink{detail::reader(a), detail::writer(r)}, detail::stream_of(a));
         return r;
-    });
+    }, a);
 }
 
 }  // namespace scanvec

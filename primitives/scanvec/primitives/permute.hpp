@@ -114,7 +114,7 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
             backend::check_launch("permute");
         }
         return r;
-    });
+    }, a, idx);
 }
 
 /// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (checked unless SCANVEC_CHECKS=0).
@@ -137,7 +137,7 @@ template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const 
             backend::check_launch("back_permute");
         }
         return r;
-    });
+    }, a, idx);
 }
 
 namespace lazy {

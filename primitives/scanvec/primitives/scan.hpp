@@ -54,7 +54,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> scan(const A&
         vector<value_t<A>> r(a.size(), no_init);
         detail::exclusive_into(a, r, op, false);
         return r;
-    });
+    }, a);
 }
 
 /// Inclusive scan: r[i] = a[0] op ... op a[i].
@@ -63,7 +63,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> inclusive_sca
         vector<value_t<A>> r(a.size(), no_init);
         detail::inclusive_into(a, r, op, false);
         return r;
-    });
+    }, a);
 }
 
 /// Right-to-left exclusive scan: r[n-1] = identity, r[i] = a[i+1] op ... op a[n-1].
@@ -72,7 +72,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_scan
         vector<value_t<A>> r(a.size(), no_init);
         detail::exclusive_into(a, r, op, true);
         return r;
-    });
+    }, a);
 }
 
 /// Right-to-left inclusive scan: r[i] = a[i] op ... op a[n-1].
@@ -81,7 +81,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_incl
         vector<value_t<A>> r(a.size(), no_init);
         detail::inclusive_into(a, r, op, true);
         return r;
-    });
+    }, a);
 }
 
 /// a[0] op ... op a[n-1]; the identity for an empty vector.
@@ -89,7 +89,7 @@ template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
         return detail::reduce_n(detail::reader(a), a.size(), op, T(op.identity()), detail::stream_of(a));
-    });
+    }, a);
 }
 
 /// An exclusive scan and the total of all elements.
@@ -108,7 +108,7 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
         detail::exclusive_into(a, res.values, op, false);
         if (!a.empty()) res.total = op(res.values[a.size() - 1], detail::element_at(a, a.size() - 1));
         return res;
-    });
+    }, a);
 }
 
 }  // namespace scanvec

@@ -86,7 +86,7 @@ vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& fla
             inclusive_scan_n(in, n, out, seg_op<Op>{op}, stream_of(a));
         }
         return r;
-    });
+    }, a, flags);
 }
 
 /// Head flags as the model reads them: position 0 always starts a segment.
@@ -158,14 +158,14 @@ vector<value_t<A>> segmented_reduce(const A& a, const Flags& flags, Op op = {}) 
                                                                                    index_t(a.size())}),
                          a.size());
         return pack(sums, ends);
-    });
+    }, a, flags);
 }
 
 /// Position of each element within its segment.
 template <class Flags> vector<index_t> segmented_index(const Flags& flags) {
     return detail::labelled("segmented_index", flags.size(), [&] {
         return segmented_scan(lazy::distribute(index_t(1), flags.size()), flags);
-    });
+    }, flags);
 }
 
 /// Copies the first element of each segment across the segment.
@@ -178,7 +178,7 @@ template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, 
     detail::expect_flags<F>();
     return detail::labelled("segmented_enumerate", f.size(), [&] {
         return segmented_scan(lazy::map(detail::flag_to_count{}, f), flags);
-    });
+    }, f, flags);
 }
 
 /// Stable split of every segment on its own flags f (falses first within the segment).
@@ -200,7 +200,7 @@ template <class A, class F, class Flags> vector<value_t<A>> segmented_split(cons
         auto falses = segmented_backward_inclusive_scan(upto, flags, detail::keep_right{});
         auto index = lazy::map(detail::segmented_split_index{}, f, down, pos, falses, lazy::index(a.size()));
         return permute(a, index, unchecked);
-    });
+    }, a, f, flags);
 }
 
 /// The length of every segment.
@@ -219,7 +219,7 @@ template <class Flags> vector<index_t> segment_ids(const Flags& flags) {
         // ids = +-scan(heads, inclusive) - 1
         auto ids = inclusive_scan(lazy::map(detail::flag_to_count{}, detail::heads_of(flags)));
         return map(SCANVEC_FN(index_t c) { return c - 1; }, ids);
-    });
+    }, flags);
 }
 
 /// Start offsets from lengths: the exclusive +-scan.
@@ -240,7 +240,7 @@ template <class Offsets> vector<bool> offsets_to_flags(const Offsets& offsets, s
             backend::check_launch("offsets_to_flags");
         }
         return flags;
-    });
+    }, offsets);
 }
 
 /// Head flags from segment lengths (zero-length segments vanish: flags cannot hold them).
