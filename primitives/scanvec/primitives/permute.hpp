@@ -65,14 +65,13 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
     runtime::scratch state(2 * sizeof(unsigned long long) + words * sizeof(unsigned));
     auto* first_bad = state.as<unsigned long long>();
     unsigned* taken = unique ? reinterpret_cast<unsigned*>(first_bad + 2) : nullptr;
-    const unsigned long long none[2] = {~0ull, ~0ull};
-    backend::copy_to_device(first_bad, none, sizeof(none), "index check (init)");
+    backend::fill_bytes(first_bad, 0xff, 2 * sizeof(unsigned long long), s, "index check (init)");  // ~0: none yet
     if (words) backend::fill_zero(taken, words * sizeof(unsigned), s, "index check (init)");
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
                        index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad});
     backend::check_launch(op);
     unsigned long long bad[2];
-    backend::copy_to_host(bad, first_bad, sizeof(bad), "index check (result)");
+    backend::read_small(bad, first_bad, sizeof(bad), s, "index check (result)");
     if (bad[0] != ~0ull) {
         throw index_error(std::string(op) + ": index idx[" + std::to_string(bad[0]) + "] = " +
                           std::to_string(static_cast<long long>(element_at(idx, bad[0]))) +

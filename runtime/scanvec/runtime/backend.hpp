@@ -88,10 +88,30 @@ inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const 
 inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
     if (bytes) check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s), op);
 }
-inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) {
-    if (bytes) check(cudaMemsetAsync(dst, 0, bytes, s), op);
+inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t s, const char* op) {
+    if (bytes) check(cudaMemsetAsync(dst, byte, bytes, s), op);
 }
 inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+
+/// Copies a small device value to the host through this thread's pinned
+/// buffer (a pageable copy costs several microseconds more) and waits for it.
+inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
+    struct pinned {
+        void* p = nullptr;
+        ~pinned() { if (p) (void)cudaFreeHost(p); }
+    };
+    thread_local pinned buf;
+    constexpr std::size_t capacity = 256;
+    if (bytes > capacity) {
+        check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), op);
+        synchronize(s, op);
+        return;
+    }
+    if (!buf.p) check(cudaMallocHost(&buf.p, capacity), "cudaMallocHost (result buffer)");
+    check(cudaMemcpyAsync(buf.p, src, bytes, cudaMemcpyDeviceToHost, s), op);
+    synchronize(s, op);
+    std::memcpy(dst, buf.p, bytes);
+}
 
 #else  // host backend
 
@@ -114,12 +134,17 @@ inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const 
 inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
 }
-inline void fill_zero(void* dst, std::size_t bytes, stream_t, const char*) {
-    if (bytes) std::memset(dst, 0, bytes);
+inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t, const char*) {
+    if (bytes) std::memset(dst, byte, bytes);
 }
 inline void synchronize(stream_t, const char*) {}
+inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
+    if (bytes) std::memcpy(dst, src, bytes);
+}
 
 #endif
+
+inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) { fill_bytes(dst, 0, bytes, s, op); }
 
 }  // namespace backend
 }  // namespace scanvec

@@ -77,9 +77,16 @@ template <class X> vector<value_t<X>> materialize(const X& x) {
 namespace detail {
 /// One element of any sequence, read back to the host (a round trip).
 template <class X> value_t<X> element_at(const X& x, std::size_t i) {
-    vector<value_t<X>> one(1, no_init);
-    thrust::copy_n(policy(stream_of(x)), reader(x) + i, 1, writer(one));
-    return one[0];
+    using T = value_t<X>;
+    if constexpr (std::is_pointer_v<decltype(reader(x))>) {  // a flat vector: copy the element itself
+        T v;
+        backend::read_small(&v, reader(x) + i, sizeof(T), stream_of(x), "element read");
+        return v;
+    } else {
+        vector<T> one(1, no_init);
+        thrust::copy_n(policy(stream_of(x)), reader(x) + i, 1, writer(one));
+        return one[0];
+    }
 }
 }  // namespace detail
 

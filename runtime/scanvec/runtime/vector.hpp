@@ -120,7 +120,7 @@ public:
     T operator[](std::size_t i) const {
         if (i >= size()) detail::throw_element_index(i, size());
         T v;
-        backend::copy_to_host(&v, buf_.data() + i, sizeof(T), "vector element read");
+        backend::read_small(&v, buf_.data() + i, sizeof(T), stream(), "vector element read");
         return v;
     }
     /// Writes one element (a device round trip).

@@ -66,8 +66,7 @@ template <class In, class Op, class T> T reduce_n(In in, std::size_t n, Op op, T
         return cub::DeviceReduce::Reduce(t, b, in, d_out, static_cast<index_t>(n), op, init, s);
     });
     T h;
-    backend::check(cudaMemcpyAsync(&h, d_out, sizeof(T), cudaMemcpyDeviceToHost, s), "reduce (copy result)");
-    backend::synchronize(s, "reduce (synchronize)");
+    backend::read_small(&h, d_out, sizeof(T), s, "reduce (copy result)");
     return h;
 #else
     return thrust::reduce(policy(s), in, in + n, init, op);
