@@ -28,60 +28,48 @@ template <class T> auto reversed_writer(vector<T, true>& v) {
                                                   typename soa_codec<fields_of<T>>::encode{});
 }
 
-template <class A, class Op> void inclusive_into(const A& a, vector<value_t<A>>& r, Op op, bool backward) {
+/// Writes the scan of a into r: inclusive or exclusive, left to right or right
+/// to left (reversed iterators and the flipped operator keep a[i] op a[i+1] order).
+template <bool Inclusive, bool Backward, class A, class Op> void scan_into(const A& a, vector<value_t<A>>& r, Op op) {
+    using T = value_t<A>;
     auto s = stream_of(a);
-    if (backward)
-        inclusive_scan_n(reversed(reader(a), a.size()), a.size(), reversed_writer(r), flipped<Op>{op}, s);
-    else
-        inclusive_scan_n(reader(a), a.size(), writer(r), op, s);
+    const std::size_t n = a.size();
+    auto run = [&](auto in, auto out, auto o) {
+        if constexpr (Inclusive) inclusive_scan_n(in, n, out, o, s);
+        else exclusive_scan_n(in, n, out, o, T(op.identity()), s);
+    };
+    if constexpr (Backward) run(reversed(reader(a), n), reversed_writer(r), flipped<Op>{op});
+    else run(reader(a), writer(r), op);
 }
 
-template <class A, class Op> void exclusive_into(const A& a, vector<value_t<A>>& r, Op op, bool backward) {
-    auto s = stream_of(a);
-    using T = value_t<A>;
-    if (backward)
-        exclusive_scan_n(reversed(reader(a), a.size()), a.size(), reversed_writer(r), flipped<Op>{op},
-                         T(op.identity()), s);
-    else
-        exclusive_scan_n(reader(a), a.size(), writer(r), op, T(op.identity()), s);
+template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> scan_pass(const char* name, const A& a, Op op) {
+    return labelled(name, a.size(), [&] {
+        vector<value_t<A>> r(a.size(), no_init);
+        scan_into<Inclusive, Backward>(a, r, op);
+        return r;
+    }, a);
 }
 
 }  // namespace detail
 
 /// Exclusive scan: r[0] = identity, r[i] = a[0] op ... op a[i-1].
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> scan(const A& a, Op op = {}) {
-    return detail::labelled("scan", a.size(), [&] {
-        vector<value_t<A>> r(a.size(), no_init);
-        detail::exclusive_into(a, r, op, false);
-        return r;
-    }, a);
+    return detail::scan_pass<false, false>("scan", a, op);
 }
 
 /// Inclusive scan: r[i] = a[0] op ... op a[i].
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> inclusive_scan(const A& a, Op op = {}) {
-    return detail::labelled("inclusive_scan", a.size(), [&] {
-        vector<value_t<A>> r(a.size(), no_init);
-        detail::inclusive_into(a, r, op, false);
-        return r;
-    }, a);
+    return detail::scan_pass<true, false>("inclusive_scan", a, op);
 }
 
 /// Right-to-left exclusive scan: r[n-1] = identity, r[i] = a[i+1] op ... op a[n-1].
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_scan(const A& a, Op op = {}) {
-    return detail::labelled("backward_scan", a.size(), [&] {
-        vector<value_t<A>> r(a.size(), no_init);
-        detail::exclusive_into(a, r, op, true);
-        return r;
-    }, a);
+    return detail::scan_pass<false, true>("backward_scan", a, op);
 }
 
 /// Right-to-left inclusive scan: r[i] = a[i] op ... op a[n-1].
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_inclusive_scan(const A& a, Op op = {}) {
-    return detail::labelled("backward_inclusive_scan", a.size(), [&] {
-        vector<value_t<A>> r(a.size(), no_init);
-        detail::inclusive_into(a, r, op, true);
-        return r;
-    }, a);
+    return detail::scan_pass<true, true>("backward_inclusive_scan", a, op);
 }
 
 /// a[0] op ... op a[n-1]; the identity for an empty vector.
@@ -105,7 +93,7 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
     using T = value_t<A>;
     return detail::labelled("scan_total", a.size(), [&] {
         scan_result<T> res{vector<T>(a.size(), no_init), T(op.identity())};
-        detail::exclusive_into(a, res.values, op, false);
+        detail::scan_into<false, false>(a, res.values, op);
         if (!a.empty()) res.total = op(res.values[a.size() - 1], detail::element_at(a, a.size() - 1));
         return res;
     }, a);
