@@ -2,7 +2,7 @@
 # For a GPU machine (the H100 lent through the device tool): builds the cuda
 # preset, runs the whole test suite, then the benchmarks; prints a short
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
-#   bench/gpu.sh [tests|bench|all]      default: all
+#   bench/gpu.sh [tests|bench|sanitize|all]      default: all (sanitize is separate: slow)
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,27 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
   grep -E "tests passed|tests failed" "$out/tests.log" | tail -1
   if [ $rc -ne 0 ]; then grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30; fi
   summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1)")
+fi
+
+if [ "$what" = sanitize ]; then
+  # compute-sanitizer over the test binaries (small sizes): memcheck on all,
+  # racecheck/synccheck/initcheck on the primitive tests.
+  export SCANVEC_TEST_SMALL=1
+  for bin in build/cuda/tests/test_*; do
+    [ -x "$bin" ] || continue
+    tools="memcheck"
+    case "$(basename "$bin")" in
+      test_scan|test_segmented|test_derived|test_elementwise) tools="memcheck racecheck synccheck initcheck" ;;
+      test_large|test_memory) continue ;;  # >2^31 elements / a deliberate 1 PiB allocation
+    esac
+    for tool in $tools; do
+      log="$out/sanitize-$(basename "$bin")-$tool.log"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" > "$log" 2>&1
+      rc=$?
+      line="$(basename "$bin") $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+      echo "$line"; summary+=("$line")
+    done
+  done
 fi
 
 if [ "$what" = all ] || [ "$what" = bench ]; then
