@@ -40,13 +40,15 @@ if [ "$what" = sanitize ]; then
       test_large|test_memory) continue ;;  # >2^31 elements / a deliberate 1 PiB allocation
     esac
     for tool in $tools; do
-      log="$out/sanitize-$(basename "$bin")-$tool.log"
+      mkdir -p build/gpu-sanitize
+      log="build/gpu-sanitize/$(basename "$bin")-$tool.log"
       compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" > "$log" 2>&1
       rc=$?
       line="$(basename "$bin") $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
       echo "$line"; summary+=("$line")
     done
   done
+  tar czf "$out/sanitize-logs.tar.gz" -C build gpu-sanitize  # the device tool returns at most 8 files
 fi
 
 if [ "$what" = all ] || [ "$what" = bench ]; then
