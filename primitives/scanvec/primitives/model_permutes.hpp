@@ -1,0 +1,248 @@
+// scanvec/primitives/model_permutes.hpp - the model's other flat permutes and element operations.
+//
+//   sv::default_permute(a, idx, d, n)   r has n elements, d where nothing is written; r[idx[i]] = a[i]
+//   sv::flag_permute(a, idx, f, n)      r has n value-initialised elements; r[idx[i]] = a[i] where f[i]
+//   sv::flag_merge(f, a, b)             r[i] = f[i] ? the next element of b : the next element of a
+//                                       (f.size() = a.size() + b.size(), b.size() true flags);
+//                                       flag_merge(f, pack(x, not f), pack(x, f)) == x
+//   sv::rank(a)                         r[i] = where a[i] goes in a stable ascending sort
+//   sv::extract(a, i)                   a[i], read to the host
+//   sv::replace(a, i, v)                a copy of a with r[i] = v
+//   sv::append(a, b)                    a followed by b
+//   sv::reverse(a)                      r[i] = a[n - 1 - i]
+//   sv::rotate(a, k)                    r[(i + k) mod n] = a[i]  (k may be negative)
+//
+// Indices are checked (out of range, written twice) unless SCANVEC_CHECKS=0,
+// as for sv::permute: sv::index_error names the first bad position.
+#pragma once
+
+#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/detail/placement.hpp>
+
+#include <thrust/sort.h>
+
+#include <string>
+
+namespace scanvec {
+namespace detail {
+
+/// a[i] < a[j], for sorting positions of any type with operator<.
+template <class T, class It> struct less_at {
+    It a;
+    SCANVEC_HD bool operator()(index_t i, index_t j) const { return T(a[i]) < T(a[j]); }
+};
+
+struct ascending {
+    template <class T> SCANVEC_HD bool operator()(const T& a, const T& b) const { return a < b; }
+};
+
+/// Stable sort of (key, value) pairs by key. On CUDA: CUB's radix sort. On the
+/// host a comparison sort: Thrust's sequential radix sort (CCCL 3.0) widens int
+/// keys to 64 bits and so orders negative ints after the positive ones.
+template <class K, class V> void stable_sort_pairs(K first, K last, V values, stream_t s) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    thrust::stable_sort_by_key(policy(s), first, last, values);
+#else
+    thrust::stable_sort_by_key(policy(s), first, last, values, ascending{});
+#endif
+}
+
+/// The positions of a in stable ascending order: order[j] = position of the j-th smallest.
+template <class A> vector<index_t> sorted_order(const A& a) {
+    using T = value_t<A>;
+    const std::size_t n = a.size();
+    vector<index_t> order = materialize(lazy::index(n));
+    if (n < 2) return order;
+    auto s = stream_of(a);
+    if constexpr (std::is_arithmetic_v<T>) {
+        vector<T> keys = materialize(a);  // radix sort of (key, position) pairs
+        stable_sort_pairs(keys.begin(), keys.end(), order.begin(), s);
+    } else {  // merge sort of positions by the elements' operator<
+        thrust::stable_sort(policy(s), order.begin(), order.end(), less_at<T, decltype(reader(a))>{reader(a)});
+    }
+    backend::check_launch("rank (sort)");
+    return order;
+}
+
+/// The next element of a or of b, chosen by the flag; down[i] = false flags before i.
+template <class T, class FIt, class AIt, class BIt> struct merge_pick {
+    FIt f;
+    const index_t* down;
+    AIt a;
+    BIt b;
+    SCANVEC_HD T operator()(index_t i) const { return f[i] ? T(b[i - down[i]]) : T(a[down[i]]); }
+};
+
+/// r[i] = f[i] ? b[i - down[i]] : a[down[i]], where down holds n + 1 counts of false flags.
+template <class T, class F, class A, class B> vector<T> merge_by_flags(const F& f, const vector<index_t>& down, const A& a, const B& b) {
+    const std::size_t n = f.size();
+    vector<T> r(n, no_init);
+    if (n) {
+        using Pick = merge_pick<T, decltype(reader(f)), decltype(reader(a)), decltype(reader(b))>;
+        thrust::transform(policy(stream_of(f)), thrust::counting_iterator<index_t>(0),
+                          thrust::counting_iterator<index_t>(index_t(n)), writer(r),
+                          Pick{reader(f), down.data(), reader(a), reader(b)});
+        backend::check_launch("flag_merge");
+    }
+    return r;
+}
+
+/// n + 1 values: the number of false flags before each position, then the total.
+template <class F> vector<index_t> count_false_before(const F& f) {
+    const std::size_t n = f.size();
+    vector<index_t> down(n + 1, no_init);
+    down.set(0, 0);
+    inclusive_scan_n(map_iterator(flag_not_to_count{}, f), n, down.begin() + 1, plus<index_t>{}, stream_of(f));
+    return down;
+}
+
+template <class Idx> [[noreturn]] void throw_flat_placement(const char* op, const placement_fault& fault, const Idx& idx,
+                                                           std::size_t n) {
+    if (fault.element >= 0)
+        throw index_error(std::string(op) + ": index idx[" + std::to_string(fault.element) + "] = " +
+                          std::to_string((long long)element_at(idx, fault.element)) + " is out of range for length " +
+                          std::to_string(n));
+    throw index_error(std::string(op) + ": position " + std::to_string(fault.target) +
+                      " of the result is written twice; idx must not repeat");
+}
+
+}  // namespace detail
+
+/// r of length n, d where nothing is written; r[idx[i]] = a[i] (idx in range, no repeats).
+template <class A, class Idx>
+vector<value_t<A>> default_permute(const A& a, const Idx& idx, const value_t<A>& d, std::size_t n) {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::default_permute(a, idx, d, n): idx must hold integers");
+    return detail::labelled("default_permute", a.size(), [&] {
+        detail::expect_same_length("default_permute", a.size(), idx.size());
+        detail::check_indices("default_permute", idx, n, true);
+        vector<value_t<A>> r(n, d);
+        if (!a.empty()) {
+            thrust::scatter(detail::policy(detail::stream_of(a)), detail::reader(a), detail::reader(a) + a.size(),
+                            detail::reader(idx), detail::writer(r));
+            backend::check_launch("default_permute");
+        }
+        return r;
+    });
+}
+
+/// r of length n (value-initialised); r[idx[i]] = a[i] for the i whose flag is true
+/// (their idx in range, no repeats; the others' idx are not read).
+template <class A, class Idx, class Flags>
+vector<value_t<A>> flag_permute(const A& a, const Idx& idx, const Flags& f, std::size_t n) {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::flag_permute(a, idx, f, n): idx must hold integers");
+    detail::expect_flags<Flags>();
+    return detail::labelled("flag_permute", a.size(), [&] {
+        detail::expect_same_length("flag_permute", a.size(), idx.size());
+        detail::expect_same_length("flag_permute", a.size(), f.size());
+        const auto s = detail::stream_of(a);
+        using Place = detail::placement<decltype(detail::reader(idx)), decltype(detail::reader(f))>;
+        [[maybe_unused]] const Place p{detail::reader(idx), detail::reader(f), nullptr, index_t(n)};
+#if SCANVEC_CHECKS
+        auto fault = detail::find_placement_fault(p, n, true, s,
+                                                  [&](auto check) { detail::for_each_flat(a.size(), check, s); });
+        if (fault) detail::throw_flat_placement("flag_permute", fault, idx, n);
+#endif
+        vector<value_t<A>> r(n);
+        if (!a.empty()) {
+            thrust::scatter_if(detail::policy(s), detail::reader(a), detail::reader(a) + a.size(), detail::reader(idx),
+                               detail::map_iterator(detail::is_set{}, f), detail::writer(r));
+            backend::check_launch("flag_permute");
+        }
+        return r;
+    });
+}
+
+/// Merges a and b by the flags: false takes the next element of a, true the next of b.
+template <class Flags, class A, class B> vector<value_t<A>> flag_merge(const Flags& f, const A& a, const B& b) {
+    detail::expect_flags<Flags>();
+    static_assert(std::is_same_v<value_t<A>, value_t<B>>, "sv::flag_merge(f, a, b): a and b must hold the same type");
+    return detail::labelled("flag_merge", f.size(), [&] {
+        detail::expect_same_length("flag_merge", f.size(), a.size() + b.size());
+        auto down = detail::count_false_before(f);
+        const index_t falses = down[f.size()];
+        if (std::size_t(falses) != a.size())
+            throw length_error("flag_merge: f has " + std::to_string(falses) + " false flags for a of length " +
+                               std::to_string(a.size()));
+        return detail::merge_by_flags<value_t<A>>(f, down, a, b);
+    });
+}
+
+/// r[i] = the position of a[i] in a stable ascending sort of a.
+template <class A> vector<index_t> rank(const A& a) {
+    return detail::labelled("rank", a.size(), [&] {
+        auto order = detail::sorted_order(a);
+        // r[order[j]] = j
+        vector<index_t> r(a.size(), no_init);
+        if (!a.empty()) {
+            thrust::scatter(detail::policy(detail::stream_of(a)), thrust::counting_iterator<index_t>(0),
+                            thrust::counting_iterator<index_t>(index_t(a.size())), order.begin(), r.begin());
+            backend::check_launch("rank");
+        }
+        return r;
+    });
+}
+
+/// a[i], read to the host.
+template <class A> value_t<A> extract(const A& a, index_t i) {
+    if (i < 0 || std::size_t(i) >= a.size())
+        throw index_error("extract: index " + std::to_string(i) + " is out of range for length " +
+                          std::to_string(a.size()));
+    return detail::element_at(a, std::size_t(i));
+}
+
+/// A copy of a with element i set to v.
+template <class A> vector<value_t<A>> replace(const A& a, index_t i, const value_t<A>& v) {
+    return detail::labelled("replace", a.size(), [&] {
+        if (i < 0 || std::size_t(i) >= a.size())
+            throw index_error("replace: index " + std::to_string(i) + " is out of range for length " +
+                              std::to_string(a.size()));
+        vector<value_t<A>> r = materialize(a);
+        thrust::fill_n(detail::policy(r.stream()), detail::writer(r) + i, 1, v);
+        backend::check_launch("replace");
+        return r;
+    });
+}
+
+/// a followed by b.
+template <class A, class B> vector<value_t<A>> append(const A& a, const B& b) {
+    static_assert(std::is_same_v<value_t<A>, value_t<B>>, "sv::append(a, b): a and b must hold the same type");
+    return detail::labelled("append", a.size() + b.size(), [&] {
+        vector<value_t<A>> r(a.size() + b.size(), no_init);
+        auto s = detail::stream_of(a);
+        if (!a.empty()) thrust::copy_n(detail::policy(s), detail::reader(a), a.size(), detail::writer(r));
+        if (!b.empty()) thrust::copy_n(detail::policy(s), detail::reader(b), b.size(), detail::writer(r) + a.size());
+        backend::check_launch("append");
+        return r;
+    });
+}
+
+/// r[i] = a[n - 1 - i].
+template <class A> vector<value_t<A>> reverse(const A& a) {
+    return detail::labelled("reverse", a.size(), [&] {
+        vector<value_t<A>> r(a.size(), no_init);
+        if (!a.empty()) {
+            thrust::copy_n(detail::policy(detail::stream_of(a)), detail::reversed(detail::reader(a), a.size()),
+                           a.size(), detail::writer(r));
+            backend::check_launch("reverse");
+        }
+        return r;
+    });
+}
+
+/// r[(i + k) mod n] = a[i]: rotated right by k (left for negative k).
+template <class A> vector<value_t<A>> rotate(const A& a, index_t k) {
+    return detail::labelled("rotate", a.size(), [&] {
+        const index_t n = index_t(a.size());
+        vector<value_t<A>> r(a.size(), no_init);
+        if (n) {
+            const index_t s = ((k % n) + n) % n;  // r[s..n) = a[0..n-s), r[0..s) = a[n-s..n)
+            auto st = detail::stream_of(a);
+            thrust::copy_n(detail::policy(st), detail::reader(a), n - s, detail::writer(r) + s);
+            if (s) thrust::copy_n(detail::policy(st), detail::reader(a) + (n - s), s, detail::writer(r));
+            backend::check_launch("rotate");
+        }
+        return r;
+    });
+}
+
+}  // namespace scanvec
