@@ -1,0 +1,368 @@
+// The sorts (split radix sort, radix sort with k-bit digits, segmented quicksort)
+// and the multisplit family (histogram, multisplit, radix digits) against
+// std::sort / std::stable_sort and sequential references.
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace ts {
+struct rec {
+    std::int32_t key;
+    std::uint64_t key64;
+    float weight;
+    int id;
+};
+SCANVEC_FIELDS(rec, key, key64, weight, id)
+
+/// Ordered by (x, id): a described struct for quicksort.
+struct point {
+    float x;
+    int id;
+};
+SCANVEC_HD inline bool operator<(const point& a, const point& b) { return a.x < b.x || (!(b.x < a.x) && a.id < b.id); }
+inline bool operator==(const point& a, const point& b) { return a.x == b.x && a.id == b.id; }
+SCANVEC_FIELDS(point, x, id)
+}  // namespace ts
+
+namespace {
+
+const std::vector<std::size_t> sort_sizes = {0, 1, 2, 100, 65537, 1000003};
+
+enum class order { random, sorted, reversed, equal, few };
+const order orders[] = {order::random, order::sorted, order::reversed, order::equal, order::few};
+const char* name(order o) {
+    switch (o) {
+        case order::random: return "random";
+        case order::sorted: return "sorted";
+        case order::reversed: return "reversed";
+        case order::equal: return "all-equal";
+        default: return "few-distinct";
+    }
+}
+
+/// Keys over the whole range of T (negative numbers, the extremes included), in the given order.
+template <class T> std::vector<T> keys(std::size_t n, order o, std::uint64_t seed) {
+    using L = std::numeric_limits<T>;
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    const T few[] = {L::lowest(), T(L::is_signed ? -1 : 1), T(0), T(7), L::max()};
+    for (auto& x : v) {
+        if constexpr (std::is_floating_point_v<T>) x = T(std::ldexp(double(std::int64_t(rng() % 2000001) - 1000000), -9));
+        else x = T(rng());
+        if (o == order::few) x = few[rng() % 5];
+        if (o == order::equal) x = T(L::is_signed ? -5 : 5);
+    }
+    if (o == order::random && n >= 3) {
+        v[0] = L::lowest();
+        v[n / 2] = L::max();
+        v[n - 1] = T(L::is_signed ? -1 : 0);
+    }
+    if (o == order::sorted || o == order::reversed) std::sort(v.begin(), v.end());
+    if (o == order::reversed) std::reverse(v.begin(), v.end());
+    return v;
+}
+
+template <class T> std::vector<T> sorted_copy(std::vector<T> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::vector<ts::rec> records(std::size_t n, order o, std::uint64_t seed) {
+    auto k = keys<std::int32_t>(n, o, seed);
+    auto k64 = keys<std::uint64_t>(n, o, seed + 1);
+    std::vector<ts::rec> r(n);
+    for (std::size_t i = 0; i < n; ++i) r[i] = {k[i], k64[i], float(i) * 0.5f, int(i)};
+    return r;
+}
+
+template <auto Key> std::vector<ts::rec> stable_by(std::vector<ts::rec> r) {
+    std::stable_sort(r.begin(), r.end(), [](const ts::rec& a, const ts::rec& b) { return a.*Key < b.*Key; });
+    return r;
+}
+
+void check_records(const std::vector<ts::rec>& got, const std::vector<ts::rec>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (!(got[i].key == want[i].key && got[i].key64 == want[i].key64 && got[i].weight == want[i].weight &&
+              got[i].id == want[i].id)) {
+            INFO("at " << i << ": got id " << got[i].id << ", want id " << want[i].id);
+            CHECK(false);
+            return;
+        }
+    }
+}
+
+int log2_ceil(std::size_t n) {
+    int b = 0;
+    while ((std::size_t(1) << b) < n) ++b;
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("split_radix_sort sorts integer keys like std::sort", T, std::int32_t, std::uint32_t, std::int64_t,
+                   std::uint64_t) {
+    for (std::size_t n : sort_sizes) {
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            auto h = keys<T>(n, o, 300 + n);
+            auto got = sv::split_radix_sort(sv::vector<T>(h)).to_host();
+            REQUIRE(got == sorted_copy(h));
+        }
+    }
+}
+
+TEST_CASE("split_radix_sort of small and lazy keys") {
+    auto h = keys<std::int8_t>(5000, order::random, 5);
+    CHECK(sv::split_radix_sort(sv::vector<std::int8_t>(h)).to_host() == sorted_copy(h));
+    auto h16 = keys<std::uint16_t>(5000, order::random, 6);
+    CHECK(sv::split_radix_sort(sv::vector<std::uint16_t>(h16)).to_host() == sorted_copy(h16));
+    // a view: the keys negated on the fly
+    sv::vector<int> a = {3, -2, 7, 0, -9};
+    auto neg = sv::lazy::map(SCANVEC_FN(int x) { return -x; }, a);
+    CHECK(sv::split_radix_sort(neg).to_host() == std::vector<int>{-7, -3, 0, 2, 9});
+}
+
+TEST_CASE("split_radix_sort takes one split per bit") {
+    sv::vector<std::int32_t> a(keys<std::int32_t>(1000, order::random, 8));
+    sv::trace t;
+    auto s = sv::split_radix_sort(a);
+    CHECK(t.by_primitive().at("permute") == 32);
+    CHECK(t.by_primitive().at("reduce") == 32);
+    CHECK(t.steps() == 64);
+}
+
+TEST_CASE("split_radix_sort of records by one field is stable") {
+    for (std::size_t n : sort_sizes) {
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            auto h = records(n, o, 400 + n);
+            sv::vector<ts::rec> r(h);
+            check_records(sv::split_radix_sort(r, &ts::rec::key).to_host(), stable_by<&ts::rec::key>(h));
+            if (n <= 65537)
+                check_records(sv::split_radix_sort_by<&ts::rec::key64>(r).to_host(), stable_by<&ts::rec::key64>(h));
+        }
+    }
+}
+
+TEST_CASE_TEMPLATE("radix_sort sorts integer keys like std::sort", T, std::int32_t, std::uint32_t, std::int64_t,
+                   std::uint64_t) {
+    for (std::size_t n : sort_sizes) {
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            auto h = keys<T>(n, o, 500 + n);
+            auto got = sv::radix_sort(sv::vector<T>(h)).to_host();
+            REQUIRE(got == sorted_copy(h));
+        }
+    }
+}
+
+TEST_CASE("radix_sort with digits of 1 to 16 bits") {
+    auto h = keys<std::int32_t>(100003, order::random, 9);
+    auto want = sorted_copy(h);
+    sv::vector<std::int32_t> a(h);
+    for (int k : {1, 3, 4, 5, 8, 11, 13, 16}) {
+        CAPTURE(k);
+        REQUIRE(sv::radix_sort(a, k).to_host() == want);
+    }
+    auto h8 = keys<std::int8_t>(3000, order::random, 10);
+    CHECK(sv::radix_sort(sv::vector<std::int8_t>(h8), 16).to_host() == sorted_copy(h8));
+    CHECK_THROWS_AS(sv::radix_sort(a, 0), sv::error);
+    CHECK_THROWS_AS(sv::radix_sort(a, 17), sv::error);
+}
+
+TEST_CASE("radix_sort of records by one field is stable") {
+    for (std::size_t n : sort_sizes) {
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            auto h = records(n, o, 600 + n);
+            sv::vector<ts::rec> r(h);
+            check_records(sv::radix_sort(r, &ts::rec::key).to_host(), stable_by<&ts::rec::key>(h));
+            check_records(sv::radix_sort_by<&ts::rec::key64>(r, 11).to_host(), stable_by<&ts::rec::key64>(h));
+        }
+    }
+}
+
+TEST_CASE("histogram and multisplit against sequential references") {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(65537),
+                          std::size_t(1000003)}) {
+        for (sv::index_t m : {1, 2, 3, 7, 256, 1000, 70000}) {
+            CAPTURE(n);
+            CAPTURE(m);
+            std::mt19937_64 rng(700 + n + std::size_t(m));
+            std::vector<int> d(n), v(n);
+            for (auto& x : d) x = int(rng() % std::uint64_t(m));
+            for (auto& x : v) x = int(rng() % 1000) - 500;
+            sv::vector<int> dv(d), vv(v);
+            std::vector<sv::index_t> counts(std::size_t(m), 0);
+            for (int x : d) ++counts[std::size_t(x)];
+            REQUIRE(sv::histogram(dv, m).to_host() == counts);
+            std::vector<int> want;
+            std::vector<std::size_t> order(n);
+            for (std::size_t i = 0; i < n; ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return d[a] < d[b]; });
+            for (std::size_t i : order) want.push_back(v[i]);
+            REQUIRE(sv::multisplit(vv, dv, m).to_host() == want);
+            // digits from a lazy map, elements from a view
+            auto twice = sv::lazy::map(SCANVEC_FN(int x) { return 2 * x; }, vv);
+            auto got = sv::multisplit(twice, sv::lazy::map(SCANVEC_FN(int x) { return x; }, dv), m).to_host();
+            for (std::size_t i = 0; i < n; ++i) REQUIRE(got[i] == 2 * want[i]);
+        }
+    }
+}
+
+TEST_CASE("multisplit moves records, bools and values keyed by another vector's digits") {
+    const std::size_t n = 65537;
+    auto h = records(n, order::random, 11);
+    sv::vector<ts::rec> r(h);
+    auto k = keys<std::int32_t>(n, order::random, 12);
+    sv::vector<std::int32_t> kv(k);
+    // radix digits of another vector: the elements move, the keys stay
+    auto by_digit = [&](auto lo, auto bits) {
+        std::vector<std::size_t> order(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+        sv::detail::radix_digit_of<std::int32_t> dig{int(lo), int(bits)};
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return dig(k[a]) < dig(k[b]); });
+        return order;
+    };
+    for (int lo : {0, 8, 24, 28}) {
+        CAPTURE(lo);
+        auto order = by_digit(lo, 4);
+        auto moved = sv::multisplit(r, sv::lazy::radix_digit(kv, lo, 4), 16).to_host();
+        auto ids = sv::multisplit(sv::index<int>(n), sv::lazy::radix_digit(kv, lo, 4), 16).to_host();
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(moved[i].id == h[order[i]].id);
+            REQUIRE(ids[i] == int(order[i]));
+        }
+        CHECK(sv::multisplit(kv, sv::lazy::radix_digit(kv, lo, 4), 16).to_host() ==
+              [&] { std::vector<std::int32_t> w; for (auto i : order) w.push_back(k[i]); return w; }());
+    }
+    // a radix digit view with more classes than its digits: the general path
+    auto order = by_digit(0, 3);
+    auto ids = sv::multisplit(sv::index<int>(n), sv::lazy::radix_digit(kv, 0, 3), 9).to_host();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(ids[i] == int(order[i]));
+    // bools ride along
+    sv::vector<bool> flags = {true, false, true, true};
+    sv::vector<int> dig = {2, 0, 1, 0};
+    CHECK(sv::multisplit(flags, dig, 3).to_host() == std::vector<bool>{false, true, true, true});
+    // sign bit flipped: negative keys have the small top digits
+    sv::vector<int> s = {-1, 5, std::numeric_limits<int>::min(), 0};
+    CHECK(sv::lazy::radix_digit(s, 28, 4).to_host() == std::vector<std::uint32_t>{7, 8, 0, 8});
+}
+
+TEST_CASE("multisplit and histogram check their arguments") {
+    sv::vector<int> a(4), d = {0, 1, 2, 3};
+    CHECK_THROWS_AS(sv::multisplit(a, sv::vector<int>(3), 4), sv::length_error);
+    CHECK_THROWS_AS(sv::multisplit(a, d, 0), sv::error);
+    CHECK_THROWS_AS(sv::histogram(d, 0), sv::error);
+    CHECK_THROWS_AS(sv::lazy::radix_digit(a, 32, 4), sv::error);
+    CHECK_THROWS_AS(sv::lazy::radix_digit(a, 0, 17), sv::error);
+    CHECK(sv::multisplit(sv::vector<int>(), sv::vector<int>(), 5).empty());
+    CHECK(sv::histogram(sv::vector<int>(), 3).to_host() == std::vector<sv::index_t>{0, 0, 0});
+}
+
+#if SCANVEC_CHECKS
+TEST_CASE("multisplit and histogram reject digits outside 0..m-1") {
+    sv::vector<int> a = {1, 2, 3, 4}, d = {0, 3, 1, 2}, neg = {0, -1, 1, 1};
+    CHECK_THROWS_WITH_AS(sv::multisplit(a, d, 3), doctest::Contains("multisplit: 1 digits are outside 0..2"),
+                         sv::index_error);
+    CHECK_THROWS_AS(sv::multisplit(a, neg, 3), sv::index_error);
+    CHECK_THROWS_AS(sv::histogram(d, 2), sv::index_error);
+}
+#endif
+
+template <class T> void check_quicksort(std::size_t n, order o, std::uint64_t seed) {
+    CAPTURE(n);
+    CAPTURE(name(o));
+    auto h = keys<T>(n, o, seed);
+    auto r = sv::quicksort_rounds(sv::vector<T>(h));
+    REQUIRE(r.sorted.to_host() == sorted_copy(h));
+    if (o == order::sorted || o == order::reversed || o == order::equal) {
+        CAPTURE(r.rounds);
+        CHECK(r.rounds <= 4 * log2_ceil(n) + 8);
+    }
+}
+
+TEST_CASE_TEMPLATE("quicksort sorts like std::sort in O(log n) rounds", T, std::int32_t, float) {
+    for (std::size_t n : sort_sizes)
+        for (order o : orders) check_quicksort<T>(n, o, 800 + n);
+}
+
+TEST_CASE_TEMPLATE("quicksort of other key types", T, std::uint32_t, std::int64_t, double) {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(100), std::size_t(65537)})
+        for (order o : orders) check_quicksort<T>(n, o, 900 + n);
+}
+
+TEST_CASE("quicksort of described structs with their own operator<") {
+    for (std::size_t n : sort_sizes) {
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            auto x = keys<float>(n, o, 1000 + n);
+            std::vector<ts::point> h(n);
+            for (std::size_t i = 0; i < n; ++i) h[i] = {x[i], int((i * 7919) % 13)};  // ties in x, broken by id
+            int rounds = 0;
+            auto got = sv::quicksort(sv::vector<ts::point>(h), &rounds).to_host();
+            std::sort(h.begin(), h.end());
+            REQUIRE(got == h);
+        }
+    }
+}
+
+TEST_CASE("quicksort: sorted and all-equal input take no round; rounds stay logarithmic") {
+    const std::size_t n = 1 << 20;
+    int rounds = -1;
+    auto s = sv::quicksort(sv::index<int>(n), &rounds);
+    CHECK(rounds == 0);
+    sv::quicksort(sv::vector<int>(n, 3), &rounds);
+    CHECK(rounds == 0);
+    // reversed and organ-pipe inputs, and random keys: well under 4 log2 n + 8
+    std::vector<int> pipe(n);
+    for (std::size_t i = 0; i < n; ++i) pipe[i] = int(std::min(i, n - 1 - i));
+    auto r = sv::quicksort_rounds(sv::vector<int>(pipe));
+    CHECK(r.rounds <= 4 * 20 + 8);
+    CHECK(r.sorted.to_host() == sorted_copy(pipe));
+    auto random = sv::quicksort_rounds(sv::vector<int>(keys<int>(n, order::random, 13)));
+    CAPTURE(random.rounds);
+    CHECK(random.rounds <= 4 * 20 + 8);
+}
+
+TEST_CASE("quicksort reports every round's segments; each round is a constant number of steps") {
+    sv::vector<int> a = {9, 4, 12, 1, 7, 4, 15, 3, 8, 11, 0, 6, 4, 14, 2, 10};
+    int calls = 0;
+    std::vector<bool> last_heads;
+    auto r = sv::quicksort_rounds(a, [&](int round, const sv::vector<int>& keys, const auto& heads) {
+        ++calls;
+        CHECK(round == calls);
+        auto k = keys.to_host();
+        auto h = heads.to_host();
+        REQUIRE(h.size() == 16);
+        CHECK(h[0]);
+        // segments are ordered: every key of a segment is below every key of the next
+        int seg_max = std::numeric_limits<int>::min(), prev_max = std::numeric_limits<int>::min();
+        for (std::size_t i = 0; i < 16; ++i) {
+            if (h[i]) { prev_max = std::max(prev_max, seg_max); seg_max = k[i]; }
+            CHECK(k[i] >= prev_max);
+            seg_max = std::max(seg_max, k[i]);
+        }
+        last_heads = h;
+    });
+    CHECK(calls == r.rounds);
+    CHECK(r.rounds >= 1);
+    CHECK(r.sorted.to_host() == std::vector<int>{0, 1, 2, 3, 4, 4, 4, 6, 7, 8, 9, 10, 11, 12, 14, 15});
+
+    sv::vector<int> big(keys<int>(100000, order::random, 14));
+    sv::trace t;
+    int rounds = 0;
+    sv::quicksort(big, &rounds);
+    CHECK(rounds > 0);
+    // per round: the descent count, the segmented scan, the permute, the new-segment map; plus the first map and count
+    CHECK(t.steps() == std::size_t(4 * rounds + 2));
+}
