@@ -1,0 +1,173 @@
+// bench/sorts.cpp - split, and the sorts built on the primitives.
+//
+// split partitions keys on one bit, as each pass of a radix sort does; on CUDA
+// against cub::DevicePartition::If and thrust::stable_partition, on the host a
+// sequential two-pass loop. The sorts (split_radix_sort, the k-bit radix_sort,
+// quicksort) against cub::DeviceRadixSort::SortKeys and thrust::sort, or
+// std::sort on the host. The algorithms are guarded by __has_include, so the
+// benchmark builds before they exist (and SCANVEC_BENCH_SKIP leaves one out);
+// each reports its model steps (sv::trace), quicksort its rounds.
+#include "harness.hpp"
+
+#include <scanvec/algorithms/split.hpp>
+#include <scanvec/primitives/elementwise.hpp>
+
+#if __has_include(<scanvec/algorithms/split_radix_sort.hpp>) && !defined(SCANVEC_BENCH_SKIP_SPLIT_RADIX_SORT)
+#  include <scanvec/algorithms/split_radix_sort.hpp>
+#  define BENCH_HAS_SPLIT_RADIX_SORT 1
+#endif
+#if __has_include(<scanvec/algorithms/radix_sort.hpp>) && !defined(SCANVEC_BENCH_SKIP_RADIX_SORT)
+#  include <scanvec/algorithms/radix_sort.hpp>
+#  define BENCH_HAS_RADIX_SORT 1
+#endif
+#if __has_include(<scanvec/algorithms/quicksort.hpp>) && !defined(SCANVEC_BENCH_SKIP_QUICKSORT)
+#  include <scanvec/algorithms/quicksort.hpp>
+#  define BENCH_HAS_QUICKSORT 1
+#endif
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <cub/device/device_partition.cuh>
+#  include <cub/device/device_radix_sort.cuh>
+#  include <thrust/copy.h>
+#  include <thrust/partition.h>
+#  include <thrust/sort.h>
+#endif
+
+namespace bench {
+namespace {
+
+/// The split flag: bit `bit` of the key.
+struct bit_set {
+    int bit;
+    template <class K> SCANVEC_HD bool operator()(const K& k) const { return (k >> bit) & 1; }
+};
+/// Its negation: what CUB and Thrust select to put the false flags first, as split does.
+struct bit_clear {
+    int bit;
+    template <class K> SCANVEC_HD bool operator()(const K& k) const { return !((k >> bit) & 1); }
+};
+
+/// Copies src into dst (an in-place alternative's input, restored before each call; not timed).
+template <class K> void restore(sv::vector<K>& dst, const sv::vector<K>& src) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    cuda_check(cudaMemcpyAsync(dst.data(), src.data(), src.size() * sizeof(K), cudaMemcpyDeviceToDevice, 0),
+               "cudaMemcpyAsync");
+#else
+    std::memcpy(dst.data(), src.data(), src.size() * sizeof(K));
+#endif
+}
+
+/// Checks a scanvec sort once, with its model steps as the row's note.
+template <class K, class Sort> std::string check_sort(Sort sort, const sv::vector<K>& keys,
+                                                      const sv::vector<K>& want, std::string& note) {
+    sv::trace t;
+    auto r = sort(keys);
+    note = steps_note(t);
+    return same(r, want);
+}
+
+#if defined(BENCH_HAS_QUICKSORT)
+/// Whether sv::quicksort reports its rounds: sv::quicksort(a, &rounds).
+template <class V, class = void> struct has_rounds : std::false_type {};
+template <class V>
+struct has_rounds<V, std::void_t<decltype(sv::quicksort(std::declval<const V&>(), std::declval<int*>()))>>
+    : std::true_type {};
+#endif
+
+template <class K> void sorts_of(suite& s, const char* family, std::size_t n, bool with_quicksort) {
+    const auto keys = random_keys<K>(n);
+    sv::vector<K> work(n, sv::no_init);  // the in-place alternative sorts here
+    config c(s, family, "random keys", type_name<K>(), n);
+    c.keys(n * sizeof(K));
+#if defined(SCANVEC_BACKEND_CUDA)
+    sv::vector<K> out(n, sv::no_init);
+    cub_call radix([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), out.data(), int(n));
+    });
+    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
+    c.alternative("thrust::sort", "thrust::sort", [&] { thrust::sort(thrust::device, work.begin(), work.end()); },
+                  [&] { restore(work, keys); });
+#else
+    c.alternative("std::sort", "std::sort", [&] { std::sort(work.data(), work.data() + n); },
+                  [&] { restore(work, keys); });
+#endif
+#if defined(SCANVEC_BACKEND_CUDA)
+    const sv::vector<K>& want = out;  // the reference: CUB's sorted keys
+#else
+    const sv::vector<K>& want = work;  // the reference: std::sort's
+#endif
+    (void)want;  // (unused when no algorithm is built)
+#if defined(BENCH_HAS_SPLIT_RADIX_SORT)
+    c.scanvec_call("sv::split_radix_sort",
+                   [&](std::string& note) {
+                       return check_sort<K>([](const auto& k) { return sv::split_radix_sort(k); }, keys, want, note);
+                   },
+                   [&] { auto r = sv::split_radix_sort(keys); });
+#endif
+#if defined(BENCH_HAS_RADIX_SORT)
+    c.scanvec_call("sv::radix_sort",
+                   [&](std::string& note) {
+                       return check_sort<K>([](const auto& k) { return sv::radix_sort(k); }, keys, want, note);
+                   },
+                   [&] { auto r = sv::radix_sort(keys); });
+#endif
+#if defined(BENCH_HAS_QUICKSORT)
+    if (with_quicksort)
+        c.scanvec_call("sv::quicksort",
+                       [&](std::string& note) {
+                           int rounds = -1;
+                           auto sort = [&](const auto& k) {
+                               if constexpr (has_rounds<sv::vector<K>>::value) return sv::quicksort(k, &rounds);
+                               else return sv::quicksort(k);
+                           };
+                           std::string wrong = check_sort<K>(sort, keys, want, note);
+                           if (rounds >= 0) note = "rounds " + std::to_string(rounds) + "; " + note;
+                           return wrong;
+                       },
+                       [&] { auto r = sv::quicksort(keys); });
+#else
+    (void)with_quicksort;
+#endif
+    c.finish();
+}
+
+}  // namespace
+
+void bench_split(suite& s, std::size_t n) {
+    const auto keys = random_keys<int>(n);
+    const auto flags = sv::lazy::map(bit_set{0}, keys);  // computed inside split's own passes
+    sv::vector<int> ref(n, sv::no_init);
+    config c(s, "split", "random keys on bit 0", "int32", n);
+    c.bytes(2.0 * n * sizeof(int), n * sizeof(int));
+#if defined(SCANVEC_BACKEND_CUDA)
+    sv::vector<int> out(n, sv::no_init);
+    sv::runtime::scratch selected(sizeof(int));
+    cub_call partition([&](void* t, std::size_t& b) {
+        return cub::DevicePartition::If(t, b, keys.data(), out.data(), selected.as<int>(), int(n), bit_clear{0});
+    });
+    c.alternative("cub::DevicePartition::If", "cub partition", [&] { partition(); });
+    c.alternative("thrust::stable_partition", "thrust stable_partition",
+                  [&] { thrust::stable_partition(thrust::device, ref.begin(), ref.end(), bit_clear{0}); },
+                  [&] { restore(ref, keys); });
+#else
+    c.alternative("sequential loop (count, then place)", "loop", [&] {
+        const int* in = keys.data();
+        int* o = ref.data();
+        std::size_t falses = 0;
+        for (std::size_t i = 0; i < n; ++i) falses += !((in[i] >> 0) & 1);
+        std::size_t down = 0, up = falses;
+        for (std::size_t i = 0; i < n; ++i) ((in[i] & 1) ? o[up++] : o[down++]) = in[i];
+    });
+#endif
+    c.scanvec_call("sv::split", [&](std::string&) { return same(sv::split(keys, flags), ref); },
+                   [&] { auto r = sv::split(keys, flags); });
+    c.finish();
+}
+
+void bench_sort(suite& s, std::size_t n) {
+    sorts_of<int>(s, "sort", n, n <= s.opt.quicksort_max);
+}
+
+void bench_sort64(suite& s, std::size_t n) { sorts_of<std::uint64_t>(s, "sort64", n, false); }
+
+}  // namespace bench
