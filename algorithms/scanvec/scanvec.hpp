@@ -19,5 +19,22 @@
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/segmented.hpp>
+#include <scanvec/primitives/segments.hpp>
+#include <scanvec/primitives/nested.hpp>
+#include <scanvec/primitives/nested_permute.hpp>
+#include <scanvec/primitives/model_permutes.hpp>
 
 #include <scanvec/algorithms/split.hpp>
+#include <scanvec/algorithms/line_of_sight.hpp>
+#include <scanvec/algorithms/line_drawing.hpp>
+#include <scanvec/algorithms/halving_merge.hpp>
+#include <scanvec/algorithms/quickhull.hpp>
+#include <scanvec/algorithms/spmv.hpp>
+#include <scanvec/algorithms/list_ranking.hpp>
+#include <scanvec/algorithms/euler_tour.hpp>
+#include <scanvec/primitives/multisplit.hpp>
+#include <scanvec/algorithms/split_radix_sort.hpp>
+#include <scanvec/algorithms/radix_sort.hpp>
+#include <scanvec/algorithms/quicksort.hpp>
+#include <scanvec/algorithms/remove_duplicates.hpp>
+#include <scanvec/algorithms/string_compare.hpp>
