@@ -8,6 +8,12 @@ namespace {
 const std::size_t big = (std::size_t(1) << 31) + 1000;
 
 bool all_true(const sv::vector<bool>& b) { return sv::reduce(b, sv::logical_and{}); }
+
+struct widen {
+    SCANVEC_HD sv::index_t operator()(int k) const { return k; }
+};
+/// The sum of int32 keys in 64 bits.
+sv::index_t widened(const sv::vector<int>& v) { return sv::reduce(sv::lazy::map(widen{}, v)); }
 }  // namespace
 
 TEST_CASE("scan of 2^31 + 1000 ones is the index") {
@@ -45,4 +51,19 @@ TEST_CASE("split of 2^31 + 1000 int32 keys is a stable partition") {
     CHECK(all_true(parity_ok));
     CHECK(sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, s)) ==
           sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, keys)));
+}
+
+TEST_CASE("radix_sort of 2^31 + 1000 int32 keys is ordered and keeps the keys") {
+    // signed keys across the whole range, so the sign-bit flip is exercised too
+    sv::vector<int> keys = sv::map(SCANVEC_FN(sv::index_t i) { return int(std::uint32_t(i * 2654435761u)); },
+                                   sv::lazy::index(big));
+    const sv::index_t sum = widened(keys);
+    const sv::index_t odd = sv::count(sv::lazy::map(SCANVEC_FN(int k) { return (k & 1) == 1; }, keys));
+    auto s = sv::radix_sort(keys);
+    REQUIRE(s.size() == big);
+    auto previous = sv::lazy::back_permute(s, sv::lazy::map(SCANVEC_FN(sv::index_t i) { return i > 0 ? i - 1 : 0; },
+                                                            sv::lazy::index(big)));
+    CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int k, int before) { return k < before; }, s, previous)) == 0);
+    CHECK(widened(s) == sum);
+    CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int k) { return (k & 1) == 1; }, s)) == odd);
 }

@@ -71,6 +71,10 @@ std::vector<long long> reference(int prim, const op_case& op, const std::vector<
     return r;
 }
 
+struct is_odd {  // a functor: nvcc allows no device lambda inside the generic lambda below
+    SCANVEC_HD bool operator()(long long x) const { return (x & 1) == 1; }
+};
+
 std::vector<long long> run(int prim, int op_index, const sv::vector<long long>& a, const sv::vector<bool>& f,
                            const sv::vector<long long>& perm) {
     return with_op(op_index, [&](auto op) -> std::vector<long long> {
@@ -88,7 +92,7 @@ std::vector<long long> run(int prim, int op_index, const sv::vector<long long>& 
             case 10: return sv::permute(a, perm).to_host();
             case 11: return sv::back_permute(a, perm).to_host();
             default: {
-                auto odd = sv::lazy::map(SCANVEC_FN(long long x) { return (x & 1) == 1; }, a);
+                auto odd = sv::lazy::map(is_odd{}, a);
                 return sv::segmented_split(a, odd, f).to_host();
             }
         }

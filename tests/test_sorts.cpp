@@ -29,7 +29,7 @@ SCANVEC_FIELDS(point, x, id)
 
 namespace {
 
-const std::vector<std::size_t> sort_sizes = {0, 1, 2, 100, 65537, 1000003};
+const std::vector<std::size_t> sort_sizes = test::sizes_upto_env({0, 1, 2, 100, 65537, 1000003});
 
 enum class order { random, sorted, reversed, equal, few };
 const order orders[] = {order::random, order::sorted, order::reversed, order::equal, order::few};
@@ -191,8 +191,7 @@ TEST_CASE("radix_sort of records by one field is stable") {
 }
 
 TEST_CASE("histogram and multisplit against sequential references") {
-    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000), std::size_t(65537),
-                          std::size_t(1000003)}) {
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 1000, 65537, 1000003})) {
         for (sv::index_t m : {1, 2, 3, 7, 256, 1000, 70000}) {
             CAPTURE(n);
             CAPTURE(m);

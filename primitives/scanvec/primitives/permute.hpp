@@ -3,10 +3,13 @@
 //   sv::permute(a, idx)        r[idx[i]] = a[i]   idx a permutation of 0..n-1
 //   sv::back_permute(a, idx)   r[i] = a[idx[i]]   r.size() == idx.size()
 //
-// With checks on (SCANVEC_CHECKS, the default) the indices are validated in one
-// extra pass before anything is written: out-of-range or repeated indices
-// throw sv::index_error naming the position and the value. With checks off,
-// such indices are undefined behaviour (writes out of bounds, lost elements).
+// With checks on (SCANVEC_CHECKS, the default) the indices are validated:
+// out-of-range or repeated indices throw sv::index_error naming the position
+// and the value, and nothing the caller holds is changed. permute validates in
+// one extra pass before it writes (repeats need a bitmap of the targets);
+// back_permute checks each index as it gathers, in the same pass. With checks
+// off, such indices are undefined behaviour (out-of-bounds accesses, lost
+// elements).
 #pragma once
 
 #include <scanvec/primitives/elementwise.hpp>
@@ -16,6 +19,7 @@
 #include <thrust/gather.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/scatter.h>
+#include <thrust/transform.h>
 
 #include <string>
 
@@ -56,6 +60,26 @@ template <class IdxIt> struct index_checker {
     }
 };
 
+template <class Idx> [[noreturn]] void throw_out_of_range(const char* op, const Idx& idx, std::size_t at, std::size_t bound) {
+    throw index_error(std::string(op) + ": index idx[" + std::to_string(at) + "] = " +
+                      std::to_string(static_cast<long long>(element_at(idx, at))) + " is out of range for length " +
+                      std::to_string(bound));
+}
+
+/// r[i] = a[idx[i]], recording the first i whose index is out of range (and
+/// reading nothing for it): the gather and its bounds check in one pass.
+template <class T, class AIt> struct checked_gather {
+    AIt a;
+    index_t bound;
+    unsigned long long* first_bad;
+    template <class J> SCANVEC_HD T operator()(J j, index_t i) const {
+        const auto k = static_cast<long long>(j);
+        if (k >= 0 && k < bound) return a[k];
+        atomic_min(first_bad, (unsigned long long)i);
+        return T{};
+    }
+};
+
 template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
 #if SCANVEC_CHECKS
     const std::size_t m = idx.size();
@@ -72,11 +96,7 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
     backend::check_launch(op);
     unsigned long long bad[2];
     backend::read_small(bad, first_bad, sizeof(bad), s, "index check (result)");
-    if (bad[0] != ~0ull) {
-        throw index_error(std::string(op) + ": index idx[" + std::to_string(bad[0]) + "] = " +
-                          std::to_string(static_cast<long long>(element_at(idx, bad[0]))) +
-                          " is out of range for length " + std::to_string(bound));
-    }
+    if (bad[0] != ~0ull) throw_out_of_range(op, idx, bad[0], bound);
     if (bad[1] != ~0ull) {  // name the value and its first two positions (deterministic)
         const auto value = element_at(idx, bad[1]);
         auto it = reader(idx);
@@ -127,14 +147,27 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::back_permute(a, idx): idx must hold integers");
     return detail::labelled("back_permute", idx.size(), [&] {
-        detail::check_indices("back_permute", idx, a.size(), false);
-        vector<value_t<A>> r(idx.size(), no_init);
-        if (!idx.empty()) {
-            auto i = detail::reader(idx);
-            thrust::gather(detail::policy(detail::stream_of(idx)), i, i + idx.size(), detail::reader(a),
-                           detail::writer(r));
-            backend::check_launch("back_permute");
-        }
+        using T = value_t<A>;
+        vector<T> r(idx.size(), no_init);
+        if (idx.empty()) return r;
+        auto i = detail::reader(idx);
+        auto s = detail::stream_of(idx);
+#if SCANVEC_CHECKS
+        runtime::scratch state(sizeof(unsigned long long));
+        auto* first_bad = state.as<unsigned long long>();
+        backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (index check init)");
+        thrust::transform(detail::policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0),
+                          detail::writer(r),
+                          detail::checked_gather<T, decltype(detail::reader(a))>{detail::reader(a), index_t(a.size()),
+                                                                                 first_bad});
+        backend::check_launch("back_permute");
+        unsigned long long bad;
+        backend::read_small(&bad, first_bad, sizeof(bad), s, "back_permute (index check result)");
+        if (bad != ~0ull) detail::throw_out_of_range("back_permute", idx, bad, a.size());
+#else
+        thrust::gather(detail::policy(s), i, i + idx.size(), detail::reader(a), detail::writer(r));
+        backend::check_launch("back_permute");
+#endif
         return r;
     }, a, idx);
 }

@@ -17,8 +17,8 @@
 //   sv::flags_to_lengths(flags)   sv::flags_to_offsets(flags)   sv::segment_ids(flags)
 //   sv::lengths_to_offsets(len)   sv::lengths_to_flags(len)     sv::offsets_to_flags(off, n)
 //
-// All are one pass of the look-back scan over (value, head) pairs read lazily
-// from the two vectors: the pairs are never stored.
+// The scans are one pass of CUB's look-back scan by key, the keys being the
+// positions and "same key" reading the head flags: no key array exists.
 #pragma once
 
 #include <scanvec/primitives/derived.hpp>
@@ -26,41 +26,16 @@
 namespace scanvec {
 namespace detail {
 
-template <class T> struct seg_value {
-    T v;
-    bool head;
-};
-
-/// (a, fa) + (b, fb) = (fb ? b : a op b, fa or fb): associative whenever op is.
-template <class Op> struct seg_op {
-    Op op;
-    template <class T> SCANVEC_HD seg_value<T> operator()(const seg_value<T>& a, const seg_value<T>& b) const {
-        return b.head ? b : seg_value<T>{op(a.v, b.v), a.head};
-    }
-};
-
-struct seg_take_value {
-    template <class T> SCANVEC_HD T operator()(const seg_value<T>& s) const { return s.v; }
-};
-
-/// The (value, head) pair at scan position j, for the four directions/kinds.
-/// Exclusive scans are inclusive scans of the input shifted by one within each
-/// segment, with the identity at every head.
-template <class AIt, class FIt, class T, bool Backward, bool Exclusive> struct seg_input {
-    AIt a;
+/// Whether neighbouring scan positions a, b (|a - b| = 1) lie in one segment:
+/// not when the later one starts a segment. Left to right that is flags[j] at
+/// j = max(a, b); right to left, position j is element n-1-j, and the step
+/// from element n-j to n-1-j crosses a boundary when flags[n-j] is set.
+template <class FIt, bool Backward> struct same_segment {
     FIt f;
     index_t n;
-    T id;
-    SCANVEC_HD bool head(index_t j) const {
-        if (!Backward) return j == 0 || f[j];
-        index_t i = n - 1 - j;
-        return i == n - 1 || f[i + 1];
-    }
-    SCANVEC_HD T value(index_t j) const { return Backward ? T(a[n - 1 - j]) : T(a[j]); }
-    SCANVEC_HD seg_value<T> operator()(index_t j) const {
-        bool h = head(j);
-        if (!Exclusive) return {value(j), h};
-        return h ? seg_value<T>{id, true} : seg_value<T>{value(j - 1), false};
+    template <class K> SCANVEC_HD bool operator()(K a, K b) const {
+        const index_t j = index_t(a < b ? b : a);
+        return !f[Backward ? n - j : j];
     }
 };
 
@@ -75,16 +50,12 @@ vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& fla
         if (n == 0) return r;
         T id{};
         if constexpr (Exclusive) id = T(op.identity());
-        using In = seg_input<decltype(reader(a)), decltype(reader(flags)), T, Backward, Exclusive>;
-        auto in = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                  In{reader(a), reader(flags), index_t(n), id});
-        if constexpr (Backward) {
-            auto out = thrust::make_transform_output_iterator(reversed_writer(r), seg_take_value{});
-            inclusive_scan_n(in, n, out, seg_op<flipped<Op>>{flipped<Op>{op}}, stream_of(a));
-        } else {
-            auto out = thrust::make_transform_output_iterator(writer(r), seg_take_value{});
-            inclusive_scan_n(in, n, out, seg_op<Op>{op}, stream_of(a));
-        }
+        same_segment<decltype(reader(flags)), Backward> same{reader(flags), index_t(n)};
+        if constexpr (Backward)
+            scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, same, reversed_writer(r), flipped<Op>{op}, id,
+                                          stream_of(a));
+        else
+            scan_by_segment_n<!Exclusive>(reader(a), n, same, writer(r), op, id, stream_of(a));
         return r;
     }, a, flags);
 }
