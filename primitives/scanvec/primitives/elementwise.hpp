@@ -31,6 +31,7 @@ template <class F, std::size_t N> struct apply_zipped {
 };
 
 template <class A, class... B> std::size_t common_length(const char* op, const A& a, const B&... b) {
+    (void)op;  // unused when there is only a
     (expect_same_length(op, a.size(), b.size()), ...);
     return a.size();
 }

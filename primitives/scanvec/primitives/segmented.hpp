@@ -30,10 +30,14 @@ namespace detail {
 /// not when the later one starts a segment. Left to right that is flags[j] at
 /// j = max(a, b); right to left, position j is element n-1-j, and the step
 /// from element n-j to n-1-j crosses a boundary when flags[n-j] is set.
+/// CUB also compares the padding of a partial last tile, which repeats one
+/// key (a == b): that is one position, so no flag is read (right to left,
+/// position 0 would read flags[n], one past the end).
 template <class FIt, bool Backward> struct same_segment {
     FIt f;
     index_t n;
     template <class K> SCANVEC_HD bool operator()(K a, K b) const {
+        if (a == b) return true;
         const index_t j = index_t(a < b ? b : a);
         return !f[Backward ? n - j : j];
     }

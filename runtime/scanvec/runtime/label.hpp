@@ -93,6 +93,7 @@ auto labelled(const char* name, std::size_t in, F&& body, const Inputs&... input
         const char* names[] = {"a", "b", "c", "d", "e", "f"};
         std::size_t k = 0;
         ((add_row(t, names[std::min<std::size_t>(k++, 5)], inputs)), ...);
+        (void)names, (void)k;  // unused when there are no inputs
         add_row(t, "result", result);
         obs.current->primitive(call, &t);
     } else {
