@@ -12,6 +12,7 @@
 
 #include <thrust/version.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -148,8 +149,12 @@ environment describe(const options& o) {
     e.l2_bytes = std::size_t(p.l2CacheSize);
     std::string kernel = line_with("/proc/driver/nvidia/version", "Kernel Module");
     if (auto at = kernel.find("Kernel Module"); at != std::string::npos) {
+        // "... Kernel Module [for x86_64]  580.159.04  Release Build ...": the first number
         std::stringstream ss(kernel.substr(at + 13));
-        ss >> kernel;
+        std::string word;
+        kernel.clear();
+        while (ss >> word)
+            if (std::isdigit(static_cast<unsigned char>(word[0]))) { kernel = word; break; }
     }
     e.driver = (kernel.empty() ? std::string("") : kernel + ", ") + "CUDA driver API " + version(drv);
     e.runtime = "CUDA runtime " + version(rt);

@@ -10,31 +10,14 @@
 // chain, and exits with 1 on a wrong answer.
 #include <scanvec/scanvec.hpp>
 
+#include "support/monotone_chain.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <random>
 
 namespace sv = scanvec;
-
-static std::vector<sv::point2d> monotone_chain(std::vector<sv::point2d> p) {
-    std::sort(p.begin(), p.end(), [](auto& a, auto& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
-    p.erase(std::unique(p.begin(), p.end()), p.end());
-    if (p.size() < 2) return p;
-    auto cross = [](auto& o, auto& a, auto& b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); };
-    std::vector<sv::point2d> h(2 * p.size());
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0) --k;
-        h[k++] = p[i];
-    }
-    for (std::size_t i = p.size() - 1, t = k + 1; i-- > 0;) {
-        while (k >= t && cross(h[k - 2], h[k - 1], p[i]) <= 0) --k;
-        h[k++] = p[i];
-    }
-    h.resize(k - 1);
-    return h;
-}
 
 static void show(const char* name, const sv::vector<sv::point2d>& p) {
     std::cout << sv::table().row(std::string(name) + ".x", p.field<&sv::point2d::x>())
@@ -50,7 +33,7 @@ int main() {
     std::cout << "\nhull, counter-clockwise from the lowest point in (x, y) order:\n";
     show("Hull", hull);
     std::cout << "\n";
-    if (hull.to_host() != monotone_chain(pts.to_host())) {
+    if (hull.to_host() != reference::monotone_chain(pts.to_host())) {
         std::cerr << "quickhull: wrong hull of the small set\n";
         return 1;
     }
@@ -66,7 +49,7 @@ int main() {
         }
         auto hull = sv::quickhull(sv::vector<sv::point2d>(p));
         std::cout << (shape ? "circle" : "square") << ": " << p.size() << " points, " << hull.size() << " corners\n";
-        if (hull.to_host() != monotone_chain(p)) {
+        if (hull.to_host() != reference::monotone_chain(p)) {
             std::cerr << "quickhull: wrong hull of the " << (shape ? "circle" : "square") << "\n";
             return 1;
         }

@@ -4,6 +4,7 @@
 // against sequential references, at sizes from 0 to about 10^6, on random
 // inputs with fixed seeds and on the shapes that break such programs.
 #include "support.hpp"
+#include "../examples/support/monotone_chain.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -318,29 +319,7 @@ TEST_CASE("halving merge is stable (a's first among equal keys) and takes double
 
 namespace {
 
-/// Andrew's monotone chain, exact on integer coordinates: corners only,
-/// counter-clockwise from the lowest point in (x, y) order.
-std::vector<sv::point2d> ref_hull(std::vector<sv::point2d> p) {
-    auto less = [](const sv::point2d& a, const sv::point2d& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); };
-    std::sort(p.begin(), p.end(), less);
-    p.erase(std::unique(p.begin(), p.end()), p.end());
-    if (p.size() < 2) return p;
-    auto cross = [](const sv::point2d& o, const sv::point2d& a, const sv::point2d& b) {
-        return (long long)(a.x - o.x) * (long long)(b.y - o.y) - (long long)(a.y - o.y) * (long long)(b.x - o.x);
-    };
-    std::vector<sv::point2d> h(2 * p.size());
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0) --k;
-        h[k++] = p[i];
-    }
-    for (std::size_t i = p.size() - 1, t = k + 1; i-- > 0;) {
-        while (k >= t && cross(h[k - 2], h[k - 1], p[i]) <= 0) --k;
-        h[k++] = p[i];
-    }
-    h.resize(k - 1);
-    return h;
-}
+using reference::monotone_chain;  // the sequential hull quickhull is checked against
 
 enum class cloud { square, disc, circle, parabola, collinear, few_distinct, all_equal };
 const cloud clouds[] = {cloud::square, cloud::disc, cloud::circle, cloud::parabola,
@@ -415,7 +394,7 @@ TEST_CASE("quickhull against the monotone chain") {
             CAPTURE(name(c));
             auto p = make_cloud(n, c, 61 + n);
             auto got = sv::quickhull(sv::vector<sv::point2d>(p)).to_host();
-            REQUIRE(got == ref_hull(p));
+            REQUIRE(got == monotone_chain(p));
         }
     }
 }
