@@ -46,39 +46,42 @@ inline void expect_digit_bits(int k) {
     if (k < 1 || k > 16) throw error("radix_sort: digits of 1 to 16 bits (got " + std::to_string(k) + ")");
 }
 
-/// for lo from 0 to bits(K) - 1 step k:  A <- multisplit(A, digit(key(A), lo, k), 2^k)
-template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, KeyOf key) {
-    detail::expect_digit_bits(k);
-    constexpr int bits = 8 * sizeof(K);
-    const int d = std::min(k, bits);  // digit width
-    const index_t classes = index_t(1) << d;
-    auto r = multisplit(a, lazy::radix_digit(key(a), 0, d), classes);
-    for (int lo = d; lo < bits; lo += d) r = multisplit(r, lazy::radix_digit(key(r), lo, d), classes);
-    return r;
-}
-
-struct whole_key {
-    template <class A> const A& operator()(const A& a) const { return a; }
-};
-template <auto Key> struct field_key {
-    template <class T> const auto& operator()(const vector<T>& a) const { return a.template field<Key>(); }
-};
-
 }  // namespace detail
 
 /// Sorts integer keys ascending, k bits per pass (one stable multisplit per digit).
 template <class A> vector<value_t<A>> radix_sort(const A& a, int k = 8) {
-    detail::expect_radix_key<value_t<A>>();
-    return detail::labelled("radix_sort", a.size(),
-                            [&] { return detail::radix_passes<value_t<A>>(a, k, detail::whole_key{}); }, a);
+    using K = value_t<A>;
+    detail::expect_radix_key<K>();
+    return detail::labelled("radix_sort", a.size(), [&] {
+        detail::expect_digit_bits(k);
+        constexpr int bits = 8 * sizeof(K);
+        const int d = std::min(k, bits);  // digit width
+        const index_t classes = index_t(1) << d;
+        // A <- multisplit(A, digit(A, 0, k), 2^k)
+        vector<K> r = multisplit(a, lazy::radix_digit(a, 0, d), classes);
+        for (int lo = d; lo < bits; lo += d)
+            // A <- multisplit(A, digit(A, lo, k), 2^k)
+            r = multisplit(r, lazy::radix_digit(r, lo, d), classes);
+        return r;
+    }, a);
 }
 
-/// Sorts described structs stably by the integer field Key, k bits per pass:
-/// the digits come from the key field, whole records move.
+/// Sorts described structs stably by the integer field Key, k bits per pass.
 template <auto Key, class T> vector<T> radix_sort_by(const vector<T>& a, int k = 8) {
     using K = detail::key_field_t<Key>;
     detail::expect_radix_key<K>();
-    return detail::labelled("radix_sort", a.size(), [&] { return detail::radix_passes<K>(a, k, detail::field_key<Key>{}); }, a);
+    return detail::labelled("radix_sort", a.size(), [&] {
+        detail::expect_digit_bits(k);
+        constexpr int bits = 8 * sizeof(K);
+        const int d = std::min(k, bits);  // digit width
+        const index_t classes = index_t(1) << d;
+        // A <- multisplit(A, digit(A.key, 0, k), 2^k): whole records move
+        vector<T> r = multisplit(a, lazy::radix_digit(a.template field<Key>(), 0, d), classes);
+        for (int lo = d; lo < bits; lo += d)
+            // A <- multisplit(A, digit(A.key, lo, k), 2^k)
+            r = multisplit(r, lazy::radix_digit(r.template field<Key>(), lo, d), classes);
+        return r;
+    }, a);
 }
 
 /// Sorts described structs stably by one integer field: radix_sort(records, &rec::key).
