@@ -5,9 +5,11 @@
 //
 // With checks on (SCANVEC_CHECKS, the default) the indices are validated:
 // out-of-range or repeated indices throw sv::index_error naming the position
-// and the value, and nothing the caller holds is changed. permute validates in
-// one extra pass before it writes (repeats need a bitmap of the targets);
-// back_permute checks each index as it gathers, in the same pass. With checks
+// and the value, and nothing the caller holds is changed. Both check each
+// index as they move its element, in the same pass: permute marks its target
+// in a bitmap (a repeat finds the bit set) and skips out-of-range ones, and its
+// result is dropped when a check fails; back_permute reads nothing for an
+// out-of-range index. With checks
 // off, such indices are undefined behaviour (out-of-bounds accesses, lost
 // elements).
 #pragma once
@@ -49,14 +51,30 @@ template <class IdxIt> struct index_checker {
     index_t bound;
     unsigned* taken;                 // one bit per target, or null when repeats are allowed
     unsigned long long* first_bad;   // [0] out of range, [1] repeated
-    SCANVEC_HD void operator()(index_t i) const {
-        auto j = static_cast<long long>(idx[i]);
+    /// Checks idx[i] = j; true when j is in range.
+    SCANVEC_HD bool check(index_t i, long long j) const {
         if (j < 0 || j >= bound) {
             atomic_min(&first_bad[0], (unsigned long long)i);
-        } else if (taken) {
+            return false;
+        }
+        if (taken) {
             unsigned bit = 1u << (j & 31);
             if (atomic_fetch_or(&taken[j >> 5], bit) & bit) atomic_min(&first_bad[1], (unsigned long long)i);
         }
+        return true;
+    }
+    SCANVEC_HD void operator()(index_t i) const { check(i, static_cast<long long>(idx[i])); }
+};
+
+/// The checks, then out[idx[i]] = a[i] for an index in range: permute and its
+/// validation in one pass over idx (the result is discarded if a check fails).
+template <class Checker, class In, class Out> struct checked_scatter {
+    Checker checker;
+    In a;
+    Out out;
+    SCANVEC_HD void operator()(index_t i) const {
+        const auto j = static_cast<long long>(checker.idx[i]);
+        if (checker.check(i, j)) out[j] = a[i];
     }
 };
 
@@ -80,8 +98,9 @@ template <class T, class AIt> struct checked_gather {
     }
 };
 
-template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
-#if SCANVEC_CHECKS
+/// Runs pass(checker, stream) - a launch over every position of idx that calls
+/// checker.check - then throws index_error for the first bad index it saw.
+template <class Idx, class Pass> void checked_pass(const char* op, const Idx& idx, std::size_t bound, bool unique, Pass pass) {
     const std::size_t m = idx.size();
     if (m == 0) return;
     auto s = stream_of(idx);
@@ -91,8 +110,7 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
     unsigned* taken = unique ? reinterpret_cast<unsigned*>(first_bad + 2) : nullptr;
     backend::fill_bytes(first_bad, 0xff, 2 * sizeof(unsigned long long), s, "index check (init)");  // ~0: none yet
     if (words) backend::fill_zero(taken, words * sizeof(unsigned), s, "index check (init)");
-    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
-                       index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad});
+    pass(index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad}, s);
     backend::check_launch(op);
     unsigned long long bad[2];
     backend::read_small(bad, first_bad, sizeof(bad), s, "index check (result)");
@@ -108,6 +126,14 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
                           " repeats in idx (at idx[" + std::to_string(first) + "] and idx[" +
                           std::to_string(second) + "]); idx must be a permutation");
     }
+}
+
+/// Validates idx in a pass of its own (a primitive whose writes cannot be checked as they go).
+template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
+#if SCANVEC_CHECKS
+    checked_pass(op, idx, bound, unique, [&](auto checker, stream_t s) {
+        thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), idx.size(), checker);
+    });
 #else
     (void)op; (void)idx; (void)bound; (void)unique;
 #endif
@@ -138,9 +164,22 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 
 /// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (checked unless SCANVEC_CHECKS=0).
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
+#if SCANVEC_CHECKS
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
+    return detail::labelled("permute", a.size(), [&] {
+        detail::expect_same_length("permute", a.size(), idx.size());
+        vector<value_t<A>> r(a.size(), no_init);
+        detail::checked_pass("permute", idx, a.size(), true, [&](auto checker, stream_t s) {
+            using Scatter = detail::checked_scatter<decltype(checker), decltype(detail::reader(a)), decltype(detail::writer(r))>;
+            thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), a.size(),
+                               Scatter{checker, detail::reader(a), detail::writer(r)});
+        });
+        return r;
+    }, a, idx);
+#else
     detail::expect_same_length("permute", a.size(), idx.size());
-    detail::check_indices("permute", idx, a.size(), true);
     return permute(a, idx, unchecked);
+#endif
 }
 
 /// r[i] = a[idx[i]]; every idx value in 0..a.size()-1; r.size() == idx.size().
