@@ -2,7 +2,8 @@
 # For a GPU machine (the H100 lent through the device tool): builds the cuda
 # preset, runs the whole test suite, then the benchmarks; prints a short
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
-#   bench/gpu.sh [tests|bench|sanitize|all]      default: all (sanitize is separate: slow)
+#   bench/gpu.sh [tests|bench|sanitize|profile|all]   default: all (sanitize is separate: slow)
+#   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,5 +62,17 @@ if [ "$what" = all ] || [ "$what" = bench ]; then
     summary+=("bench: rc=$? (table in $out/bench.md)")
     cat "$out/bench.md" 2>/dev/null
   fi
+fi
+if [ "$what" = all ] || [ "$what" = profile ]; then
+  for program in quicksort split radix_sort; do
+    bin=build/cuda/bench/scanvec_profile
+    [ -x "$bin" ] || break
+    "$bin" "$program" 24 | tee -a "$out/profile-timing.txt"
+    ncu --clock-control none --cache-control none --profile-from-start off --csv --print-units base \
+        --metrics gpu__time_duration.sum "$bin" "$program" 24 > "$out/ncu-$program.csv" 2> "$out/ncu-$program.err"
+    python3 bench/kernel_times.py "$out/ncu-$program.csv" > "$out/profile-$program.txt" 2>&1
+    head -12 "$out/profile-$program.txt"
+    summary+=("profile $program: $(tail -1 "$out/profile-timing.txt")")
+  done
 fi
 echo; echo "=== summary ==="; printf '%s\n' "${summary[@]}"

@@ -21,6 +21,12 @@ using st::affine;
 
 namespace {
 
+/// x + *at, *at read inside the pass.
+struct add_at {
+    const int* at;
+    SCANVEC_HD int operator()(int x) const { return x + *at; }
+};
+
 template <class T, class Op> std::vector<T> ref_exclusive(const std::vector<T>& a, Op op, T id) {
     std::vector<T> r(a.size());
     T acc = id;
@@ -41,6 +47,7 @@ template <class T, class Op> void check_all_scans(const std::vector<T>& h, Op op
     auto total = ref_exclusive(h, op, id);
     T want = h.empty() ? id : op(total.back(), h.back());
     test::check_equal(std::vector<T>{sv::reduce(a, op)}, std::vector<T>{want});
+    test::check_equal(std::vector<T>{sv::reduce_to_device(a, op).get()}, std::vector<T>{want});
     auto st = sv::scan_total(a, op);
     test::check_equal(std::vector<T>{st.total}, std::vector<T>{want});
     // backward: r[i] = a[i+1] op ... op a[n-1]
@@ -68,6 +75,11 @@ TEST_CASE("the contract's example scan") {
     CHECK(sv::inclusive_scan(a).to_host() == std::vector<int>{3, 4, 11, 11, 15, 16, 22, 25});
     CHECK(sv::reduce(a) == 25);
     CHECK(sv::reduce(sv::vector<int>{}) == 0);
+    CHECK(sv::reduce_to_device(sv::vector<int>{}, sv::min<int>{}).get() == std::numeric_limits<int>::max());
+    // the device value is what a later pass reads: add it to every element
+    const auto total = sv::reduce_to_device(a);
+    CHECK(sv::map(add_at{total.ptr()}, a).to_host() ==
+          std::vector<int>{28, 26, 32, 25, 29, 26, 31, 28});
     CHECK(sv::reduce(sv::vector<int>{}, sv::max<int>{}) == std::numeric_limits<int>::lowest());
 }
 

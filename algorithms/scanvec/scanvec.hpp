@@ -5,6 +5,7 @@
 #pragma once
 
 #include <scanvec/runtime/config.hpp>
+#include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/error.hpp>
 #include <scanvec/runtime/memory.hpp>
 #include <scanvec/runtime/print.hpp>

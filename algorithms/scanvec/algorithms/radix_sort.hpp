@@ -46,6 +46,20 @@ inline void expect_digit_bits(int k) {
     if (k < 1 || k > 16) throw error("radix_sort: digits of 1 to 16 bits (got " + std::to_string(k) + ")");
 }
 
+/// The passes over K-bit keys, key_of(A) the keys of A (A itself, or a field of it).
+template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, KeyOf key_of) {
+    expect_digit_bits(k);
+    constexpr int bits = 8 * sizeof(K);
+    const int d = std::min(k, bits);  // digit width
+    const index_t classes = index_t(1) << d;
+    // A <- multisplit(A, digit(A, 0, k), 2^k)
+    auto r = multisplit(a, lazy::radix_digit(key_of(a), 0, d), classes);
+    for (int lo = d; lo < bits; lo += d)
+        // A <- multisplit(A, digit(A, lo, k), 2^k)
+        r = multisplit(r, lazy::radix_digit(key_of(r), lo, d), classes);
+    return r;
+}
+
 }  // namespace detail
 
 /// Sorts integer keys ascending, k bits per pass (one stable multisplit per digit).
@@ -53,34 +67,16 @@ template <class A> vector<value_t<A>> radix_sort(const A& a, int k = 8) {
     using K = value_t<A>;
     detail::expect_radix_key<K>();
     return detail::labelled("radix_sort", a.size(), [&] {
-        detail::expect_digit_bits(k);
-        constexpr int bits = 8 * sizeof(K);
-        const int d = std::min(k, bits);  // digit width
-        const index_t classes = index_t(1) << d;
-        // A <- multisplit(A, digit(A, 0, k), 2^k)
-        vector<K> r = multisplit(a, lazy::radix_digit(a, 0, d), classes);
-        for (int lo = d; lo < bits; lo += d)
-            // A <- multisplit(A, digit(A, lo, k), 2^k)
-            r = multisplit(r, lazy::radix_digit(r, lo, d), classes);
-        return r;
+        return detail::radix_passes<K>(a, k, [](const auto& keys) -> const auto& { return keys; });
     }, a);
 }
 
-/// Sorts described structs stably by the integer field Key, k bits per pass.
+/// Sorts described structs stably by the integer field Key, k bits per pass (whole records move).
 template <auto Key, class T> vector<T> radix_sort_by(const vector<T>& a, int k = 8) {
     using K = detail::key_field_t<Key>;
     detail::expect_radix_key<K>();
     return detail::labelled("radix_sort", a.size(), [&] {
-        detail::expect_digit_bits(k);
-        constexpr int bits = 8 * sizeof(K);
-        const int d = std::min(k, bits);  // digit width
-        const index_t classes = index_t(1) << d;
-        // A <- multisplit(A, digit(A.key, 0, k), 2^k): whole records move
-        vector<T> r = multisplit(a, lazy::radix_digit(a.template field<Key>(), 0, d), classes);
-        for (int lo = d; lo < bits; lo += d)
-            // A <- multisplit(A, digit(A.key, lo, k), 2^k)
-            r = multisplit(r, lazy::radix_digit(r.template field<Key>(), lo, d), classes);
-        return r;
+        return detail::radix_passes<K>(a, k, [](const vector<T>& v) -> const auto& { return v.template field<Key>(); });
     }, a);
 }
 

@@ -10,7 +10,9 @@
 // in its original order. I-up needs no second scan: the trues before i number
 // i - I-down[i], so n - back-enumerate(Flags)[i] - 1 = F + i - I-down[i], with
 // F the number of falses. I-down is a lazy scan: the permute consumes each
-// prefix as the scan produces it, so the index vector is never stored.
+// prefix as the scan produces it, so the index vector is never stored. F stays
+// on the device (reduce_to_device): the permute's pass reads it there, so the
+// host never waits between the two passes.
 #pragma once
 
 #include <scanvec/primitives/lazy_scan.hpp>
@@ -19,9 +21,9 @@ namespace scanvec {
 namespace detail {
 
 struct split_index {
-    index_t falses;
+    const index_t* falses;  // on the device
     template <class F> SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t i) const {
-        return flag ? falses + (i - down) : down;
+        return flag ? *falses + (i - down) : down;
     }
 };
 
@@ -34,11 +36,11 @@ template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags
         detail::expect_same_length("split", a.size(), flags.size());
         auto not_flags = lazy::map(detail::flag_not_to_count{}, flags);
         // F <- the number of falses
-        const index_t falses = reduce(not_flags);
+        const auto falses = reduce_to_device(not_flags);
         // I-down <- enumerate(not(Flags))
         auto down = lazy::scan(not_flags);
         // Index <- if Flags then I-up else I-down,  I-up = F + i - I-down
-        auto index = lazy::map(detail::split_index{falses}, flags, down, lazy::index(a.size()));
+        auto index = lazy::map(detail::split_index{falses.ptr()}, flags, down, lazy::index(a.size()));
         // permute(A, Index): a permutation by construction
         return permute(a, index, unchecked);
     }, a, flags);

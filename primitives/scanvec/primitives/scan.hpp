@@ -3,6 +3,8 @@
 //   sv::scan(a, op)            exclusive: r[0] = id, r[i] = a[0] op ... op a[i-1]
 //   sv::inclusive_scan(a, op)  r[i] = a[0] op ... op a[i]
 //   sv::reduce(a, op)          a[0] op ... op a[n-1]  (id for n = 0)
+//   sv::reduce_to_device(a, op) the same left on the device (sv::device_value):
+//                              the next step's functors read it, no host round trip
 //   sv::scan_total(a, op)      {exclusive scan, total}: the total without a second pass
 //   sv::backward_scan(a, op), sv::backward_inclusive_scan(a, op)
 //                              right to left: r[i] = a[i+1] op ... op a[n-1] (exclusive)
@@ -77,6 +79,17 @@ template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
         return detail::reduce_n(detail::reader(a), a.size(), op, T(op.identity()), detail::stream_of(a));
+    }, a);
+}
+
+/// a[0] op ... op a[n-1] left on the device, for a later step's functors to read
+/// through ptr(); get() brings it to the host.
+template <class A, class Op = plus<value_t<A>>> device_value<value_t<A>> reduce_to_device(const A& a, Op op = {}) {
+    using T = value_t<A>;
+    return detail::labelled_scalar("reduce", a.size(), [&] {
+        device_value<T> r(detail::stream_of(a));
+        detail::reduce_into(detail::reader(a), a.size(), op, T(op.identity()), r.ptr(), detail::stream_of(a));
+        return r;
     }, a);
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <scanvec/primitives/operators.hpp>
+#include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/label.hpp>
 #include <scanvec/runtime/policy.hpp>
 
@@ -26,6 +27,7 @@
 #  include <thrust/reduce.h>
 #  include <thrust/scan.h>
 #endif
+#include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cstdint>
@@ -113,20 +115,27 @@ void scan_by_segment_n(In in, std::size_t n, Same same, Out out, Op op, T init, 
 }
 
 /// Reduces n values to one, returned to the host (the one synchronisation).
+/// in[0] op ... op in[n-1] written to *out, memory the kernels read: no host round trip.
+template <class In, class Op, class T> void reduce_into(In in, std::size_t n, Op op, T init, T* out, stream_t s) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (n == 0) {
+        thrust::fill_n(policy(s), out, 1, init);
+        backend::check_launch("reduce (empty)");
+        return;
+    }
+    cub_run("reduce (cub::DeviceReduce::Reduce)", [&](void* t, std::size_t& b) {
+        return with_count(n, [&](auto count) { return cub::DeviceReduce::Reduce(t, b, in, out, count, cub_op(op), init, s); });
+    });
+#else
+    *out = thrust::reduce(policy(s), in, in + n, init, op);
+#endif
+}
+
 template <class In, class Op, class T> T reduce_n(In in, std::size_t n, Op op, T init, stream_t s) {
     if (n == 0) return init;
-#if defined(SCANVEC_BACKEND_CUDA)
-    runtime::scratch result(sizeof(T));
-    T* d_out = result.as<T>();
-    cub_run("reduce (cub::DeviceReduce::Reduce)", [&](void* t, std::size_t& b) {
-        return with_count(n, [&](auto count) { return cub::DeviceReduce::Reduce(t, b, in, d_out, count, cub_op(op), init, s); });
-    });
-    T h;
-    backend::read_small(&h, d_out, sizeof(T), s, "reduce (copy result)");
-    return h;
-#else
-    return thrust::reduce(policy(s), in, in + n, init, op);
-#endif
+    device_value<T> result(s);
+    reduce_into(in, n, op, init, result.ptr(), s);
+    return result.get();
 }
 
 }  // namespace scanvec::detail

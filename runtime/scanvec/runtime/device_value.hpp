@@ -1,0 +1,34 @@
+// scanvec/runtime/device_value.hpp - a scalar left where the kernels run.
+//
+// A reduce whose result only feeds the next step (split's count of falses)
+// need not travel to the host and back: that trip makes the host wait for the
+// GPU, then the GPU wait for the next launch. A device_value holds the scalar
+// in the runtime's memory; the next step's functors read it through ptr()
+// inside their own pass, and get() copies it to the host when the program
+// must branch on it.
+#pragma once
+
+#include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/memory.hpp>
+
+namespace scanvec {
+
+template <class T> class device_value {
+public:
+    explicit device_value(stream_t s = stream_t{}) : mem_(sizeof(T)), stream_(s) {}
+    /// Where kernels on this value's stream read (and the reduce wrote) it.
+    T* ptr() const { return mem_.as<T>(); }
+    /// The value on the host (waits for the work that computes it).
+    T get() const {
+        T v;
+        backend::read_small(&v, ptr(), sizeof(T), stream_, "device_value (copy to host)");
+        return v;
+    }
+    stream_t stream() const { return stream_; }
+
+private:
+    runtime::scratch mem_;
+    stream_t stream_;
+};
+
+}  // namespace scanvec
