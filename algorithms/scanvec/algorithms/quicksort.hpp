@@ -12,13 +12,22 @@
 // passes over the whole vector whatever the number of segments, and the rounds
 // are the depth of the recursion: O(log n) expected.
 //
-// How the program holds the segments. Each element carries two positions, set
-// for its segment in the previous round: Start, where its segment begins (the
-// head flags are Start[i] = i), and Pivot, where its segment's pivot lies.
-// The pivot across a segment is then the gather A[Pivot] (every element of a
-// segment reads one address), and the new segments of a split are known at
-// every position from the old segment's start and its class counts, so the
-// new (Start, Pivot) is one map after the permute.
+// How the program holds the segments. Each element carries three positions,
+// set for its segment in the previous round: Start and End, where its segment
+// begins and ends (the head flags are Start[i] = i), and Pivot, where its
+// segment's pivot lies. The pivot across a segment is then the gather
+// A[Pivot] (every element of a segment reads one address).
+//
+// The three-way split counts with ONE unsegmented +-scan. C[i] holds i's two
+// counts (is it less, is it equal) in one word, and Incl <- +-scan(C),
+// inclusive, over the whole vector. The counts of a segment before any of its
+// positions are then differences of Incl: before i in its segment,
+// Incl[i-1] - Incl[Start-1]; in the whole segment, Incl[End-1] - Incl[Start-1].
+// So a segmented enumerate of each class and the segment totals all come from
+// one plain scan of machine words (CUB's fastest scan), read at i, at Start
+// and at End (the last two: one address per segment). The new segments are
+// known at every position from the old segment's bounds and totals, so the
+// new (Start, End, Pivot) is one map after the permute.
 //
 // Pivots: the median of three medians of three (the ninther) of nine positions
 // hashed from (segment start, round), one in each ninth of the segment. On
@@ -34,18 +43,13 @@
 // That count is the round's one host synchronisation.
 //
 // Cost per round, n elements of b bytes, 4-byte positions (8-byte above 2^32
-// elements): the count reads A and Start; the segmented backward scan reads A,
-// Pivot and Start and writes three counts (12 bytes); the permute reads A,
-// Pivot and Start and writes A (the segmented enumerate that ranks each class is
-// a lazy scan fused into it); the new-segment map reads Start and writes (Start,
-// Pivot). The gathers (A[Pivot], counts at Start, the nine samples) hit one
-// address per segment. For 32-bit keys: 60 bytes per element per round, 4
-// passes plus one host read. 2^24 random keys take about 38 rounds and move
-// about 38 GB: some 13 ms on an H100 (3 TB/s) plus 38 x (4 launches + a sync),
-// roughly 30x cub::DeviceRadixSort. The rounds, not the passes, set that: any
-// round-by-round quicksort reads and writes the keys every round (8 bytes x 38
-// rounds = 5 GB at 2^24), and the segments' own state (Start, Pivot, counts)
-// is the rest.
+// elements, then the counts are two words): the scan reads A and Pivot and
+// writes Incl (8 bytes); the permute reads A, Pivot, Start, End and Incl and
+// writes A; the new-segment map reads Start and End and writes (Start, End,
+// Pivot); the count reads A and Start. For 32-bit keys: 72 bytes per element
+// per round in 4 passes plus one host read, each pass a plain CUB scan,
+// transform or reduce. The rounds, not the passes, set the total: any
+// round-by-round quicksort reads and writes every key every round.
 //
 //   sv::quicksort(a)                      a sorted ascending (any type with a SCANVEC_HD operator<)
 //   sv::quicksort(a, &rounds)             and the number of rounds taken
@@ -72,37 +76,22 @@ template <class T> struct quicksort_result {
 
 namespace detail {
 
-/// Per element: where its segment starts and where its segment's pivot lies.
+/// Per element: where its segment starts and ends (one past its last) and where its pivot lies.
 template <class Off> struct qs_state {
     Off start;
+    Off end;
     Off pivot;
 };
-/// From i to the end of its segment: elements less than and equal to the pivot, and the last position.
-template <class Off> struct qs_tally {
-    Off less;
-    Off equal;
-    Off last;
-};
-/// From the start of i's segment to i (exclusive): elements less and equal; start marks the segment.
-template <class Off> struct qs_before {
-    Off start;
-    Off less;
-    Off equal;
-};
-/// A segment: its first position and its length.
+/// A segment: its first position and one past its last.
 template <class Off> struct qs_range {
     Off start;
-    Off length;
+    Off end;
 };
 
-// Struct-of-arrays descriptions (SCANVEC_FIELDS written out for templates).
+// Struct-of-arrays description (SCANVEC_FIELDS written out for a template).
 template <class Off>
-field_list<qs_state<Off>, &qs_state<Off>::start, &qs_state<Off>::pivot> scanvec_fields_of(qs_state<Off>*) {
-    return {};
-}
-template <class Off>
-field_list<qs_tally<Off>, &qs_tally<Off>::less, &qs_tally<Off>::equal, &qs_tally<Off>::last>
-scanvec_fields_of(qs_tally<Off>*) {
+field_list<qs_state<Off>, &qs_state<Off>::start, &qs_state<Off>::end, &qs_state<Off>::pivot>
+scanvec_fields_of(qs_state<Off>*) {
     return {};
 }
 
@@ -111,6 +100,49 @@ enum : std::uint8_t { qs_less = 0, qs_equal = 1, qs_greater = 2 };
 struct compare_to_pivot {
     template <class T> SCANVEC_HD std::uint8_t operator()(const T& x, const T& pivot) const {
         return x < pivot ? qs_less : (pivot < x ? qs_greater : qs_equal);
+    }
+};
+
+/// The two counts of an element (is it less, is it equal) as one summable word.
+template <class Off> struct qs_counts;
+/// 32-bit positions: less in the high half of a 64-bit word, equal in the low
+/// half. Neither half can overflow into the other (each count is below 2^32),
+/// and a later prefix minus an earlier one borrows nothing.
+template <> struct qs_counts<std::uint32_t> {
+    using word = std::uint64_t;
+    using op = plus<word>;
+    static SCANVEC_HD word of(std::uint8_t c) { return c == qs_less ? word(1) << 32 : word(c == qs_equal); }
+    static SCANVEC_HD word minus(word a, word b) { return a - b; }
+    static SCANVEC_HD std::uint32_t less(word w) { return std::uint32_t(w >> 32); }
+    static SCANVEC_HD std::uint32_t equal(word w) { return std::uint32_t(w); }
+};
+struct qs_pair64 {
+    std::uint64_t less;
+    std::uint64_t equal;
+};
+SCANVEC_FIELDS(qs_pair64, less, equal)
+/// 2^32 elements or more: two 64-bit counts.
+template <> struct qs_counts<std::uint64_t> {
+    using word = qs_pair64;
+    struct op {
+        SCANVEC_HD word operator()(const word& a, const word& b) const { return {a.less + b.less, a.equal + b.equal}; }
+        SCANVEC_HD word identity() const { return {0, 0}; }
+    };
+    static SCANVEC_HD word of(std::uint8_t c) { return {c == qs_less, c == qs_equal}; }
+    static SCANVEC_HD word minus(const word& a, const word& b) { return {a.less - b.less, a.equal - b.equal}; }
+    static SCANVEC_HD std::uint64_t less(const word& w) { return w.less; }
+    static SCANVEC_HD std::uint64_t equal(const word& w) { return w.equal; }
+};
+
+template <class Off> struct count_of {
+    SCANVEC_HD typename qs_counts<Off>::word operator()(std::uint8_t c) const { return qs_counts<Off>::of(c); }
+};
+
+/// The counts over positions [0, k): Incl[k-1], nothing for k = 0.
+template <class Off, class Incl> struct counts_before {
+    Incl incl;
+    SCANVEC_HD typename qs_counts<Off>::word operator()(index_t k) const {
+        return k ? typename qs_counts<Off>::word(incl[k - 1]) : typename qs_counts<Off>::op{}.identity();
     }
 };
 
@@ -129,53 +161,32 @@ struct descent_in_segment {
     }
 };
 
-template <class Off> struct tally_of {
-    SCANVEC_HD qs_tally<Off> operator()(std::uint8_t c, index_t i) const {
-        return {Off(c == qs_less), Off(c == qs_equal), Off(i)};
-    }
-};
-template <class Off> struct tally_sum {
-    SCANVEC_HD qs_tally<Off> operator()(const qs_tally<Off>& a, const qs_tally<Off>& b) const {
-        return {Off(a.less + b.less), Off(a.equal + b.equal), a.last < b.last ? b.last : a.last};
-    }
-    SCANVEC_HD qs_tally<Off> identity() const { return {0, 0, 0}; }
-};
-
-template <class Off> struct before_of {
-    SCANVEC_HD qs_before<Off> operator()(Off start, std::uint8_t c) const {
-        return {start, Off(c == qs_less), Off(c == qs_equal)};
-    }
-};
-/// + on the counts, restarting where a later segment begins: a segmented +-scan
-/// written as a plain scan (starts only grow along the vector, so the larger
-/// start is the later segment).
-template <class Off> struct before_sum {
-    SCANVEC_HD qs_before<Off> operator()(const qs_before<Off>& a, const qs_before<Off>& b) const {
-        return a.start < b.start ? b : qs_before<Off>{a.start, Off(a.less + b.less), Off(a.equal + b.equal)};
-    }
-    SCANVEC_HD qs_before<Off> identity() const { return {0, 0, 0}; }
-};
-
 /// Where element i goes: less first, then equal, then greater, in its segment.
+/// before, base, through: the counts before i, before its segment, through its segment.
 template <class Off> struct destination {
-    SCANVEC_HD index_t operator()(const qs_before<Off>& before, std::uint8_t c, Off start, const qs_tally<Off>& total,
+    using C = qs_counts<Off>;
+    template <class W>
+    SCANVEC_HD index_t operator()(std::uint8_t c, const W& before, const W& base, const W& through, Off start,
                                   index_t i) const {
-        const bool inside = before.start == start;  // false at a head: nothing before it in its segment
-        const Off less = inside ? before.less : Off(0), equal = inside ? before.equal : Off(0);
+        const W in = C::minus(before, base), all = C::minus(through, base);
+        const Off less = C::less(in), equal = C::equal(in);
         if (c == qs_less) return index_t(start + less);
-        if (c == qs_equal) return index_t(start + total.less + equal);
-        return index_t(start + total.less + total.equal + (Off(i - index_t(start)) - less - equal));
+        if (c == qs_equal) return index_t(start + C::less(all) + equal);
+        return index_t(start + C::less(all) + C::equal(all) + (Off(i - index_t(start)) - less - equal));
     }
 };
 
 /// The segment position i belongs to after the split: less [s, s+L), each
-/// equal element alone (finished), greater [s+L+E, last].
+/// equal element alone (finished), greater [s+L+E, end).
 template <class Off> struct new_segment {
-    SCANVEC_HD qs_range<Off> operator()(Off start, const qs_tally<Off>& total, index_t i) const {
-        const Off j = Off(i), less_end = Off(start + total.less), equal_end = Off(less_end + total.equal);
-        if (j < less_end) return {start, total.less};
-        if (j < equal_end) return {j, Off(1)};
-        return {equal_end, Off(total.last + 1 - equal_end)};
+    using C = qs_counts<Off>;
+    template <class W> SCANVEC_HD qs_range<Off> operator()(Off start, Off end, const W& base, const W& through,
+                                                           index_t i) const {
+        const W all = C::minus(through, base);
+        const Off j = Off(i), less_end = Off(start + C::less(all)), equal_end = Off(less_end + C::equal(all));
+        if (j < less_end) return {start, less_end};
+        if (j < equal_end) return {j, Off(j + 1)};
+        return {equal_end, end};
     }
 };
 
@@ -187,24 +198,25 @@ SCANVEC_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finali
     return x ^ (x >> 31);
 }
 
-/// (Start, Pivot) for an element of segment seg: the pivot is the ninther of
-/// nine positions hashed from (segment start, round), one in each ninth of the
-/// segment. keys reads A at any position (a lazy back-permute of A).
+/// (Start, End, Pivot) for an element of segment seg: the pivot is the ninther
+/// of nine positions hashed from (segment start, round), one in each ninth of
+/// the segment. keys reads A at any position (a lazy back-permute of A).
 template <class Off, class Keys> struct ninther_pivot {
     Keys keys;
     std::uint64_t round;
     SCANVEC_HD qs_state<Off> operator()(const qs_range<Off>& seg) const {
-        if (seg.length == 1) return {seg.start, seg.start};  // finished
+        const Off len = Off(seg.end - seg.start);
+        if (len == 1) return {seg.start, seg.end, seg.start};  // finished
         const std::uint64_t h = mix64(std::uint64_t(seg.start) * 0x9e3779b97f4a7c15ull + round);
-        const std::uint64_t len = seg.length;
         Off at[9];
         for (int k = 0; k < 9; ++k) {
-            // u / 2^32 in [k/9, (k+1)/9), from 7 bits of the hash: the sample is
-            // start + floor(length * u / 2^32), without a division
-            const std::uint64_t u = (((std::uint64_t(k) << 7) | ((h >> (7 * k)) & 127)) << 32) / 1152;
-            at[k] = Off(seg.start + (len >> 32) * u + (((len & 0xffffffffull) * u) >> 32));
+            // u in [k/9, (k+1)/9) from 7 bits of the hash; the sample is start + floor(len * u)
+            const double u = (double(k) + double((h >> (7 * k)) & 127) * (1.0 / 128)) * (1.0 / 9);
+            const Off off = Off(double(len) * u);
+            at[k] = Off(seg.start + (off < len ? off : Off(len - 1)));
         }
-        return {seg.start, median(median(at[0], at[3], at[6]), median(at[1], at[4], at[7]), median(at[2], at[5], at[8]))};
+        return {seg.start, seg.end,
+                median(median(at[0], at[3], at[6]), median(at[1], at[4], at[7]), median(at[2], at[5], at[8]))};
     }
     /// The position holding the median of the three keys.
     SCANVEC_HD Off median(Off i, Off j, Off k) const {
@@ -215,7 +227,7 @@ template <class Off, class Keys> struct ninther_pivot {
     }
 };
 
-/// (Start, Pivot) of every element for the segments seg, the pivots chosen in A.
+/// (Start, End, Pivot) of every element for the segments seg, the pivots chosen in A.
 template <class Off, class T, class Seg>
 vector<qs_state<Off>> with_pivots(const vector<T>& a, const Seg& seg, std::uint64_t round) {
     auto keys = lazy::back_permute(a, lazy::index(a.size())).begin();
@@ -224,6 +236,7 @@ vector<qs_state<Off>> with_pivots(const vector<T>& a, const Seg& seg, std::uint6
 
 template <class Off, class A, class OnRound> quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round) {
     using T = value_t<A>;
+    using C = qs_counts<Off>;
     const std::size_t n = input.size();
     quicksort_result<T> out{materialize(input), 0};
     if (n < 2) return out;
@@ -238,24 +251,24 @@ template <class Off, class A, class OnRound> quicksort_result<value_t<A>> quicks
     // while not every segment is sorted
     while (descents() > 0) {
         const auto& start = state.template field<&qs_state<Off>::start>();
+        const auto& end = state.template field<&qs_state<Off>::end>();
         const auto& pivot_at = state.template field<&qs_state<Off>::pivot>();
-        auto heads = lazy::map(is_head{}, start, i);
         // Pivots <- each segment's pivot across it: A[Pivot]
         auto pivots = lazy::back_permute(a, pivot_at);
         // F <- Pivots <=> A: less, equal or greater
         auto f = lazy::map(compare_to_pivot{}, a, pivots);
-        // Totals <- segmented backward scans: (less, equal) from i to its segment's end, and that end
-        auto tally = segmented_backward_inclusive_scan(lazy::map(tally_of<Off>{}, f, i), heads, tally_sum<Off>{});
-        //           so each segment's counts L, E and its last position are read at its start
-        auto totals = lazy::back_permute(tally, start);
-        // Before <- segmented enumerates of less and of equal: a lazy scan, run inside the permute
-        auto before = lazy::scan(lazy::map(before_of<Off>{}, start, f), before_sum<Off>{});
-        // Index <- start + (less: Before.less | equal: L + Before.equal | greater: L + E + greater before i)
-        auto index = lazy::map(destination<Off>{}, before, f, start, totals, i);
+        // Incl <- +-scan(C), inclusive: C[i] = (F[i] = less, F[i] = equal) as one word
+        const auto incl = inclusive_scan(lazy::map(count_of<Off>{}, f), typename C::op{});
+        //   the counts before i, before its segment (at Start) and through its segment (at End)
+        const counts_before<Off, decltype(detail::reader(incl))> upto{detail::reader(incl)};
+        auto before = lazy::map(upto, i), base = lazy::map(upto, start), through = lazy::map(upto, end);
+        // Index <- Start + (less: less before i | equal: L + equal before i | greater: L + E + greater before i)
+        auto index = lazy::map(destination<Off>{}, f, before, base, through, start, i);
         // A <- permute(A, Index): a permutation by construction
         a = permute(a, index, unchecked);
         // Seg-Flags <- new-seg-flags: less | each equal alone | greater, with their pivots
-        state = with_pivots<Off>(a, lazy::map(new_segment<Off>{}, start, totals, i), std::uint64_t(++out.rounds));
+        state = with_pivots<Off>(a, lazy::map(new_segment<Off>{}, start, end, base, through, i),
+                                 std::uint64_t(++out.rounds));
         on_round(out.rounds, static_cast<const vector<T>&>(a),
                  lazy::map(is_head{}, state.template field<&qs_state<Off>::start>(), i));
     }

@@ -23,7 +23,7 @@ namespace detail {
 struct split_index {
     const index_t* falses;  // on the device
     template <class F> SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t i) const {
-        return flag ? *falses + (i - down) : down;
+        return flag ? read_only(falses) + (i - down) : down;
     }
 };
 

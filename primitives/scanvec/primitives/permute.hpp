@@ -6,20 +6,25 @@
 // With checks on (SCANVEC_CHECKS, the default) the indices are validated:
 // out-of-range or repeated indices throw sv::index_error naming the position
 // and the value, and nothing the caller holds is changed. Both check each
-// index as they move its element, in the same pass: permute marks its target
-// in a bitmap (a repeat finds the bit set) and skips out-of-range ones, and its
-// result is dropped when a check fails; back_permute reads nothing for an
-// out-of-range index. With checks
-// off, such indices are undefined behaviour (out-of-bounds accesses, lost
+// index as they move its element, in the same pass. back_permute reads
+// nothing for an out-of-range index. permute skips out-of-range indices and
+// flips its target's bit in a bitmap (a fire-and-forget atomic xor, no wait):
+// with n indices in range, every bit ends set iff every target was hit an odd
+// number of times, i.e. exactly once. A pass over the bitmap (n/32 words)
+// counts clear bits; only if there are any does an exact pass find the first
+// repeated index to name. A failed permute drops its result. With checks off,
+// such indices are undefined behaviour (out-of-bounds accesses, lost
 // elements).
 #pragma once
 
+#include <scanvec/primitives/detail/engine.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
 #include <thrust/find.h>
 #include <thrust/for_each.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/scatter.h>
 #include <thrust/transform.h>
 
@@ -33,6 +38,13 @@ SCANVEC_HD inline unsigned atomic_fetch_or(unsigned* p, unsigned v) {
     return atomicOr(p, v);
 #else
     return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+SCANVEC_HD inline void atomic_flip(unsigned* p, unsigned bits) {
+#if defined(__CUDA_ARCH__)
+    atomicXor(p, bits);  // result unused: a reduction the thread does not wait for
+#else
+    __atomic_fetch_xor(p, bits, __ATOMIC_RELAXED);
 #endif
 }
 SCANVEC_HD inline void atomic_min(unsigned long long* p, unsigned long long v) {
@@ -51,30 +63,14 @@ template <class IdxIt> struct index_checker {
     index_t bound;
     unsigned* taken;                 // one bit per target, or null when repeats are allowed
     unsigned long long* first_bad;   // [0] out of range, [1] repeated
-    /// Checks idx[i] = j; true when j is in range.
-    SCANVEC_HD bool check(index_t i, long long j) const {
+    SCANVEC_HD void operator()(index_t i) const {
+        auto j = static_cast<long long>(idx[i]);
         if (j < 0 || j >= bound) {
             atomic_min(&first_bad[0], (unsigned long long)i);
-            return false;
-        }
-        if (taken) {
+        } else if (taken) {
             unsigned bit = 1u << (j & 31);
             if (atomic_fetch_or(&taken[j >> 5], bit) & bit) atomic_min(&first_bad[1], (unsigned long long)i);
         }
-        return true;
-    }
-    SCANVEC_HD void operator()(index_t i) const { check(i, static_cast<long long>(idx[i])); }
-};
-
-/// The checks, then out[idx[i]] = a[i] for an index in range: permute and its
-/// validation in one pass over idx (the result is discarded if a check fails).
-template <class Checker, class In, class Out> struct checked_scatter {
-    Checker checker;
-    In a;
-    Out out;
-    SCANVEC_HD void operator()(index_t i) const {
-        const auto j = static_cast<long long>(checker.idx[i]);
-        if (checker.check(i, j)) out[j] = a[i];
     }
 };
 
@@ -98,9 +94,38 @@ template <class T, class AIt> struct checked_gather {
     }
 };
 
-/// Runs pass(checker, stream) - a launch over every position of idx that calls
-/// checker.check - then throws index_error for the first bad index it saw.
-template <class Idx, class Pass> void checked_pass(const char* op, const Idx& idx, std::size_t bound, bool unique, Pass pass) {
+/// out[idx[i]] = a[i] for an index in range, flipping the target's bit in parity.
+template <class IdxIt, class In, class Out> struct scatter_flipping {
+    IdxIt idx;
+    In a;
+    Out out;
+    index_t bound;
+    unsigned* parity;                  // one bit per target
+    unsigned long long* out_of_range;  // the first position with a bad index
+    SCANVEC_HD void operator()(index_t i) const {
+        const auto j = static_cast<long long>(idx[i]);
+        if (j < 0 || j >= bound) {
+            atomic_min(out_of_range, (unsigned long long)i);
+            return;
+        }
+        atomic_flip(&parity[j >> 5], 1u << (j & 31));
+        out[j] = a[i];
+    }
+};
+
+/// 1 for a parity word with a clear bit among the first n (bits past n are never flipped).
+struct word_unfilled {
+    const unsigned* parity;
+    index_t n;
+    SCANVEC_HD unsigned long long operator()(index_t w) const {
+        const index_t rest = n - 32 * w;
+        const unsigned full = rest >= 32 ? ~0u : (1u << rest) - 1u;
+        return parity[w] != full;
+    }
+};
+
+template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
+#if SCANVEC_CHECKS
     const std::size_t m = idx.size();
     if (m == 0) return;
     auto s = stream_of(idx);
@@ -110,7 +135,8 @@ template <class Idx, class Pass> void checked_pass(const char* op, const Idx& id
     unsigned* taken = unique ? reinterpret_cast<unsigned*>(first_bad + 2) : nullptr;
     backend::fill_bytes(first_bad, 0xff, 2 * sizeof(unsigned long long), s, "index check (init)");  // ~0: none yet
     if (words) backend::fill_zero(taken, words * sizeof(unsigned), s, "index check (init)");
-    pass(index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad}, s);
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
+                       index_checker<decltype(reader(idx))>{reader(idx), index_t(bound), taken, first_bad});
     backend::check_launch(op);
     unsigned long long bad[2];
     backend::read_small(bad, first_bad, sizeof(bad), s, "index check (result)");
@@ -126,14 +152,6 @@ template <class Idx, class Pass> void checked_pass(const char* op, const Idx& id
                           " repeats in idx (at idx[" + std::to_string(first) + "] and idx[" +
                           std::to_string(second) + "]); idx must be a permutation");
     }
-}
-
-/// Validates idx in a pass of its own (a primitive whose writes cannot be checked as they go).
-template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
-#if SCANVEC_CHECKS
-    checked_pass(op, idx, bound, unique, [&](auto checker, stream_t s) {
-        thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), idx.size(), checker);
-    });
 #else
     (void)op; (void)idx; (void)bound; (void)unique;
 #endif
@@ -168,12 +186,31 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
-        vector<value_t<A>> r(a.size(), no_init);
-        detail::checked_pass("permute", idx, a.size(), true, [&](auto checker, stream_t s) {
-            using Scatter = detail::checked_scatter<decltype(checker), decltype(detail::reader(a)), decltype(detail::writer(r))>;
-            thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), a.size(),
-                               Scatter{checker, detail::reader(a), detail::writer(r)});
-        });
+        const std::size_t n = a.size(), words = (n + 31) / 32;
+        vector<value_t<A>> r(n, no_init);
+        if (n == 0) return r;
+        auto s = detail::stream_of(idx);
+        // state: [0] first out-of-range position (~0: none), [1] parity words with a clear bit, then the parity bits
+        runtime::scratch state(2 * sizeof(unsigned long long) + words * sizeof(unsigned));
+        auto* result = state.as<unsigned long long>();
+        auto* parity = reinterpret_cast<unsigned*>(result + 2);
+        backend::fill_bytes(result, 0xff, sizeof(unsigned long long), s, "permute (index check init)");
+        backend::fill_zero(parity, words * sizeof(unsigned), s, "permute (index check init)");
+        using scatter = detail::scatter_flipping<decltype(detail::reader(idx)), decltype(detail::reader(a)),
+                                                 decltype(detail::writer(r))>;
+        thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), n,
+                           scatter{detail::reader(idx), detail::reader(a), detail::writer(r), index_t(n), parity, result});
+        backend::check_launch("permute");
+        auto unfilled = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                        detail::word_unfilled{parity, index_t(n)});
+        detail::reduce_into(unfilled, words, plus<unsigned long long>{}, 0ull, result + 1, s);
+        unsigned long long bad[2];
+        backend::read_small(bad, result, sizeof(bad), s, "permute (index check result)");
+        if (bad[0] != ~0ull) detail::throw_out_of_range("permute", idx, bad[0], n);
+        if (bad[1] != 0) {  // a target missed: find and name the first repeat exactly
+            detail::check_indices("permute", idx, n, true);
+            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        }
         return r;
     }, a, idx);
 #else

@@ -5,13 +5,23 @@
 // GPU, then the GPU wait for the next launch. A device_value holds the scalar
 // in the runtime's memory; the next step's functors read it through ptr()
 // inside their own pass, and get() copies it to the host when the program
-// must branch on it.
+// must branch on it. Inside the pass, read it with read_only(ptr()).
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/memory.hpp>
 
 namespace scanvec {
+
+/// *p in a kernel that does not write it, by the read-only load path: the
+/// compiler may load it early and keep it, whatever the kernel's stores alias.
+template <class T> SCANVEC_HD T read_only(const T* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
 
 template <class T> class device_value {
 public:
