@@ -261,7 +261,9 @@ template <class Off, class A, class OnRound> quicksort_result<value_t<A>> quicks
         const auto incl = inclusive_scan(lazy::map(count_of<Off>{}, f), typename C::op{});
         //   the counts before i, before its segment (at Start) and through its segment (at End)
         const counts_before<Off, decltype(detail::reader(incl))> upto{detail::reader(incl)};
-        auto before = lazy::map(upto, i), base = lazy::map(upto, start), through = lazy::map(upto, end);
+        auto before = lazy::map(upto, i);
+        auto base = lazy::map(upto, start);
+        auto through = lazy::map(upto, end);
         // Index <- Start + (less: less before i | equal: L + equal before i | greater: L + E + greater before i)
         auto index = lazy::map(destination<Off>{}, f, before, base, through, start, i);
         // A <- permute(A, Index): a permutation by construction
