@@ -61,6 +61,25 @@ TEST_CASE("bad permutation indices name the position and the value; nothing is w
     CHECK(a.to_host() == values);
     CHECK(dup.to_host() == std::vector<long long>{5, 4, 3, 2, 1, 5});
 }
+
+TEST_CASE("permute past the fused-check size checks in a pass of its own, then moves") {
+    if (test::small_sizes_only()) return;  // 2^25 elements: not under the sanitizers
+    const std::size_t n = sv::detail::fused_permute_check_max + 7;
+    auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
+    auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i * 3); }, sv::lazy::index(n));
+    auto r = sv::permute(a, reversed);
+    CHECK(r[0] == int((n - 1) * 3));
+    CHECK(r[n - 1] == 0);
+    CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int x, sv::index_t i) { return x != int((n - 1 - i) * 3); }, r,
+                                  sv::lazy::index(n))) == 0);
+    auto repeat = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == 12345 ? int(n - 1 - 12344) : j; }, reversed,
+                          sv::lazy::index(n));
+    CHECK_THROWS_WITH_AS(sv::permute(a, repeat), doctest::Contains("at idx[12344] and idx[12345]"), sv::index_error);
+    auto outside = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == sv::index_t(n - 2) ? int(n) : j; }, reversed,
+                           sv::lazy::index(n));
+    const std::string where = "idx[" + std::to_string(n - 2) + "]";
+    CHECK_THROWS_WITH_AS(sv::permute(a, outside), doctest::Contains(where.c_str()), sv::index_error);
+}
 #endif
 
 TEST_CASE("empty vectors are valid input everywhere") {

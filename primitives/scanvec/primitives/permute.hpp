@@ -5,14 +5,15 @@
 //
 // With checks on (SCANVEC_CHECKS, the default) the indices are validated:
 // out-of-range or repeated indices throw sv::index_error naming the position
-// and the value, and nothing the caller holds is changed. Both check each
-// index as they move its element, in the same pass. back_permute reads
-// nothing for an out-of-range index. permute skips out-of-range indices and
-// flips its target's bit in a bitmap (a fire-and-forget atomic xor, no wait):
-// with n indices in range, every bit ends set iff every target was hit an odd
-// number of times, i.e. exactly once. A pass over the bitmap (n/32 words)
-// counts clear bits; only if there are any does an exact pass find the first
-// repeated index to name. A failed permute drops its result. With checks off,
+// and the value, and nothing the caller holds is changed. back_permute checks
+// each index as it gathers (reading nothing for an out-of-range one). permute
+// flips each target's bit in a bitmap (a fire-and-forget atomic xor): with n
+// indices in range, every bit ends set iff every target was hit an odd number
+// of times, i.e. exactly once. A pass over the bitmap (n/32 words) counts
+// clear bits; only if there are any does an exact pass find the first repeat
+// to name. Up to 2^25 elements the flips happen inside the scatter (a failed
+// permute drops its result); past that in a pass of their own before it,
+// which keeps the bitmap in L2 (see fused_permute_check_max). With checks off,
 // such indices are undefined behaviour (out-of-bounds accesses, lost
 // elements).
 #pragma once
@@ -94,22 +95,30 @@ template <class T, class AIt> struct checked_gather {
     }
 };
 
-/// out[idx[i]] = a[i] for an index in range, flipping the target's bit in parity.
-template <class IdxIt, class In, class Out> struct scatter_flipping {
+/// Flips the bit of target idx[i] in parity (true), or records i as out of range (false).
+template <class IdxIt> struct flip_target {
     IdxIt idx;
-    In a;
-    Out out;
     index_t bound;
     unsigned* parity;                  // one bit per target
     unsigned long long* out_of_range;  // the first position with a bad index
-    SCANVEC_HD void operator()(index_t i) const {
+    SCANVEC_HD bool operator()(index_t i) const {
         const auto j = static_cast<long long>(idx[i]);
         if (j < 0 || j >= bound) {
             atomic_min(out_of_range, (unsigned long long)i);
-            return;
+            return false;
         }
         atomic_flip(&parity[j >> 5], 1u << (j & 31));
-        out[j] = a[i];
+        return true;
+    }
+};
+
+/// flip_target, then out[idx[i]] = a[i] for an index in range: check and move in one pass.
+template <class IdxIt, class In, class Out> struct scatter_flipping {
+    flip_target<IdxIt> flip;
+    In a;
+    Out out;
+    SCANVEC_HD void operator()(index_t i) const {
+        if (flip(i)) out[flip.idx[i]] = a[i];
     }
 };
 
@@ -180,37 +189,79 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
     }, a, idx);
 }
 
+namespace detail {
+
+/// Up to this many elements permute checks inside its scatter. Past it the
+/// bitmap (n/8 bytes) no longer stays in L2 while the scatter's random writes
+/// stream through it (H100, 2^28 keys: 1.6x an unchecked scatter), so the
+/// marks go in a pass of their own first, which keeps the bitmap in L2.
+inline constexpr std::size_t fused_permute_check_max = std::size_t(1) << 25;
+
+/// permute's check: the parity bitmap, the first out-of-range position, and
+/// the verdict, read back once.
+template <class Idx> class permutation_check {
+public:
+    permutation_check(const Idx& idx, std::size_t n)
+        : idx_(idx), n_(n), words_((n + 31) / 32), s_(stream_of(idx)),
+          state_(2 * sizeof(unsigned long long) + words_ * sizeof(unsigned)) {
+        backend::fill_bytes(result(), 0xff, sizeof(unsigned long long), s_, "permute (index check init)");
+        backend::fill_zero(parity(), words_ * sizeof(unsigned), s_, "permute (index check init)");
+    }
+    flip_target<decltype(reader(std::declval<const Idx&>()))> flipper() const {
+        return {reader(idx_), index_t(n_), parity(), result()};
+    }
+    stream_t stream() const { return s_; }
+    /// Throws index_error for the first out-of-range index, else for the first repeat.
+    void verdict() const {
+        backend::check_launch("permute");
+        auto unfilled = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                        word_unfilled{parity(), index_t(n_)});
+        reduce_into(unfilled, words_, plus<unsigned long long>{}, 0ull, result() + 1, s_);
+        unsigned long long bad[2];
+        backend::read_small(bad, result(), sizeof(bad), s_, "permute (index check result)");
+        if (bad[0] != ~0ull) throw_out_of_range("permute", idx_, bad[0], n_);
+        if (bad[1] != 0) {  // a target missed: find and name the first repeat exactly
+            check_indices("permute", idx_, n_, true);
+            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        }
+    }
+
+private:
+    // state: [0] first out-of-range position (~0: none), [1] parity words with a clear bit, then the bits
+    unsigned long long* result() const { return state_.as<unsigned long long>(); }
+    unsigned* parity() const { return reinterpret_cast<unsigned*>(result() + 2); }
+    const Idx& idx_;
+    std::size_t n_, words_;
+    stream_t s_;
+    runtime::scratch state_;
+};
+
+}  // namespace detail
+
 /// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (checked unless SCANVEC_CHECKS=0).
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
 #if SCANVEC_CHECKS
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
-        const std::size_t n = a.size(), words = (n + 31) / 32;
-        vector<value_t<A>> r(n, no_init);
-        if (n == 0) return r;
-        auto s = detail::stream_of(idx);
-        // state: [0] first out-of-range position (~0: none), [1] parity words with a clear bit, then the parity bits
-        runtime::scratch state(2 * sizeof(unsigned long long) + words * sizeof(unsigned));
-        auto* result = state.as<unsigned long long>();
-        auto* parity = reinterpret_cast<unsigned*>(result + 2);
-        backend::fill_bytes(result, 0xff, sizeof(unsigned long long), s, "permute (index check init)");
-        backend::fill_zero(parity, words * sizeof(unsigned), s, "permute (index check init)");
-        using scatter = detail::scatter_flipping<decltype(detail::reader(idx)), decltype(detail::reader(a)),
-                                                 decltype(detail::writer(r))>;
-        thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), n,
-                           scatter{detail::reader(idx), detail::reader(a), detail::writer(r), index_t(n), parity, result});
-        backend::check_launch("permute");
-        auto unfilled = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                        detail::word_unfilled{parity, index_t(n)});
-        detail::reduce_into(unfilled, words, plus<unsigned long long>{}, 0ull, result + 1, s);
-        unsigned long long bad[2];
-        backend::read_small(bad, result, sizeof(bad), s, "permute (index check result)");
-        if (bad[0] != ~0ull) detail::throw_out_of_range("permute", idx, bad[0], n);
-        if (bad[1] != 0) {  // a target missed: find and name the first repeat exactly
-            detail::check_indices("permute", idx, n, true);
-            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        const std::size_t n = a.size();
+        if (n == 0) return permute(a, idx, unchecked);
+        if (n > detail::fused_permute_check_max) {  // check, then move
+            detail::permutation_check<Idx> check(idx, n);
+            thrust::for_each_n(detail::policy(check.stream()), thrust::counting_iterator<index_t>(0), n,
+                               check.flipper());
+            check.verdict();
+            return permute(a, idx, unchecked);
         }
+        // check and move in one pass
+        vector<value_t<A>> r(n, no_init);
+        detail::permutation_check<Idx> check(idx, n);
+        auto flip = check.flipper();
+        thrust::for_each_n(detail::policy(check.stream()), thrust::counting_iterator<index_t>(0), n,
+                           detail::scatter_flipping<decltype(flip.idx), decltype(detail::reader(a)),
+                                                    decltype(detail::writer(r))>{flip, detail::reader(a),
+                                                                                 detail::writer(r)});
+        check.verdict();
         return r;
     }, a, idx);
 #else
