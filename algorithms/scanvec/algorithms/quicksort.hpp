@@ -48,8 +48,12 @@
 // writes A; the new-segment map reads Start and End and writes (Start, End,
 // Pivot); the count reads A and Start. For 32-bit keys: 72 bytes per element
 // per round in 4 passes plus one host read, each pass a plain CUB scan,
-// transform or reduce. The rounds, not the passes, set the total: any
-// round-by-round quicksort reads and writes every key every round.
+// transform or reduce. Measured (H100, 2^24 random int32, ncu): 38 rounds of
+// 0.54 ms - new state 0.18, permute 0.17, scan 0.11, count 0.06 - 20 ms in
+// all, 47x cub::DeviceRadixSort. (Segmented scans of 12-byte structs took
+// 0.99 ms a round: CUB runs such types with its generic policy, each scan
+// costing ~8 memcpys of the keys.) The rounds, not the passes, set the total:
+// any round-by-round quicksort reads and writes every key every round.
 //
 //   sv::quicksort(a)                      a sorted ascending (any type with a SCANVEC_HD operator<)
 //   sv::quicksort(a, &rounds)             and the number of rounds taken
