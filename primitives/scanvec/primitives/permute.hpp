@@ -57,6 +57,9 @@ SCANVEC_HD inline void atomic_min(unsigned long long* p, unsigned long long v) {
 #endif
 }
 
+/// An index value read as a signed position, and whether it lies in [0, bound).
+SCANVEC_HD inline bool in_range(long long j, index_t bound) { return j >= 0 && j < bound; }
+
 /// Records the first position whose index is out of range (and, for permute,
 /// the first position whose index was already taken), in one pass.
 template <class IdxIt> struct index_checker {
@@ -65,8 +68,8 @@ template <class IdxIt> struct index_checker {
     unsigned* taken;                 // one bit per target, or null when repeats are allowed
     unsigned long long* first_bad;   // [0] out of range, [1] repeated
     SCANVEC_HD void operator()(index_t i) const {
-        auto j = static_cast<long long>(idx[i]);
-        if (j < 0 || j >= bound) {
+        const auto j = static_cast<long long>(idx[i]);
+        if (!in_range(j, bound)) {
             atomic_min(&first_bad[0], (unsigned long long)i);
         } else if (taken) {
             unsigned bit = 1u << (j & 31);
@@ -89,26 +92,27 @@ template <class T, class AIt> struct checked_gather {
     unsigned long long* first_bad;
     template <class J> SCANVEC_HD T operator()(J j, index_t i) const {
         const auto k = static_cast<long long>(j);
-        if (k >= 0 && k < bound) return a[k];
+        if (in_range(k, bound)) return a[k];
         atomic_min(first_bad, (unsigned long long)i);
         return T{};
     }
 };
 
-/// Flips the bit of target idx[i] in parity (true), or records i as out of range (false).
+/// Flips the bit of target idx[i] in parity and returns the target, or records
+/// i as out of range and returns -1.
 template <class IdxIt> struct flip_target {
     IdxIt idx;
     index_t bound;
     unsigned* parity;                  // one bit per target
     unsigned long long* out_of_range;  // the first position with a bad index
-    SCANVEC_HD bool operator()(index_t i) const {
+    SCANVEC_HD long long operator()(index_t i) const {
         const auto j = static_cast<long long>(idx[i]);
-        if (j < 0 || j >= bound) {
+        if (!in_range(j, bound)) {
             atomic_min(out_of_range, (unsigned long long)i);
-            return false;
+            return -1;
         }
         atomic_flip(&parity[j >> 5], 1u << (j & 31));
-        return true;
+        return j;
     }
 };
 
@@ -118,7 +122,8 @@ template <class IdxIt, class In, class Out> struct scatter_flipping {
     In a;
     Out out;
     SCANVEC_HD void operator()(index_t i) const {
-        if (flip(i)) out[flip.idx[i]] = a[i];
+        const long long j = flip(i);
+        if (j >= 0) out[j] = a[i];
     }
 };
 
