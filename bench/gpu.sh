@@ -29,8 +29,12 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
   ctest --preset cuda -j 4 --timeout 600 > "$out/tests.log" 2>&1
   rc=$?
   grep -E "tests passed|tests failed" "$out/tests.log" | tail -1
-  if [ $rc -ne 0 ]; then grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30; fi
   summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1)")
+  if [ $rc -ne 0 ]; then  # the failures, here and in the summary (what a caller's tail shows)
+    failed=$(grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30)
+    echo "$failed"
+    while IFS= read -r line; do summary+=("  $line"); done <<< "$failed"
+  fi
 fi
 
 if [ "$what" = sanitize ]; then
