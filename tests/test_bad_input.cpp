@@ -62,9 +62,46 @@ TEST_CASE("bad permutation indices name the position and the value; nothing is w
     CHECK(dup.to_host() == std::vector<long long>{5, 4, 3, 2, 1, 5});
 }
 
-TEST_CASE("permute past the fused-check size checks in a pass of its own, then moves") {
+TEST_CASE("repeats that keep the sum, the sum of squares and the xor of the indices are still caught") {
+    // {0, 3, 5, 6} and {1, 2, 4, 7} have equal sums, sums of squares and xors:
+    // idx below hits 0, 3, 5, 6 twice and 1, 2, 4, 7 never, so any check by
+    // such totals would pass it
+    sv::vector<int> a(8, 1);
+    sv::vector<int> idx = {0, 3, 5, 6, 0, 3, 5, 6};
+    sv::vector<int> twice = {0, 0, 3, 3, 5, 5, 6, 6};
+    CHECK_THROWS_WITH_AS(sv::permute(a, idx), doctest::Contains("index 0 repeats in idx (at idx[0] and idx[4])"),
+                         sv::index_error);
+    CHECK_THROWS_WITH_AS(sv::permute(a, twice), doctest::Contains("index 0 repeats in idx (at idx[0] and idx[1])"),
+                         sv::index_error);
+}
+
+TEST_CASE("the permutation fingerprint's arithmetic: products mod 2^61 - 1") {
+    using sv::detail::mersenne61;
+    using sv::detail::mul_mod61;
+    CHECK(mul_mod61(mersenne61 - 1, mersenne61 - 1) == 1);  // (-1)(-1)
+    CHECK(mul_mod61(std::uint64_t(1) << 60, 2) == 1);        // 2^61 = 1
+    CHECK(mul_mod61(123456789, 987654321) == 123456789ull * 987654321ull);
+    std::mt19937_64 rng(11);
+    std::vector<std::uint64_t> a(1000), b(1000), want(1000);
+    for (std::size_t k = 0; k < a.size(); ++k) {  // against schoolbook long multiplication mod p
+        a[k] = rng() % mersenne61;
+        b[k] = rng() % mersenne61;
+        std::uint64_t sum = 0, add = a[k];
+        for (std::uint64_t m = b[k]; m; m >>= 1) {
+            if (m & 1) sum = (sum + add) % mersenne61;
+            add = (add * 2) % mersenne61;
+        }
+        want[k] = sum;
+    }
+    // where permute computes it: on the device for the CUDA backend
+    auto got = sv::map(SCANVEC_FN(std::uint64_t x, std::uint64_t y) { return sv::detail::mul_mod61(x, y); },
+                       sv::vector<std::uint64_t>(a), sv::vector<std::uint64_t>(b));
+    CHECK(got.to_host() == want);
+}
+
+TEST_CASE("permute checks 2^25 + 7 indices before it moves them") {
     if (test::small_sizes_only()) return;  // 2^25 elements: not under the sanitizers
-    const std::size_t n = sv::detail::fused_permute_check_max + 7;
+    const std::size_t n = (std::size_t(1) << 25) + 7;
     auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
     auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i * 3); }, sv::lazy::index(n));
     auto r = sv::permute(a, reversed);
