@@ -73,6 +73,25 @@ TEST_CASE("repeats that keep the sum, the sum of squares and the xor of the indi
                          sv::index_error);
     CHECK_THROWS_WITH_AS(sv::permute(a, twice), doctest::Contains("index 0 repeats in idx (at idx[0] and idx[1])"),
                          sv::index_error);
+    // the same through the fingerprint, which permute uses past 2^25 elements
+    using sv::detail::expect_permutation;
+    CHECK_THROWS_WITH_AS(expect_permutation("permute", idx, 8), doctest::Contains("index 0 repeats in idx (at idx[0] and idx[4])"),
+                         sv::index_error);
+    CHECK_THROWS_WITH_AS(expect_permutation("permute", twice, 8), doctest::Contains("at idx[0] and idx[1]"), sv::index_error);
+    CHECK_THROWS_WITH_AS(expect_permutation("permute", sv::vector<int>{0, 1, 8, 2, 3, 4, 5, 6}, 8),
+                         doctest::Contains("idx[2] = 8 is out of range for length 8"), sv::index_error);
+    CHECK_THROWS_WITH_AS(expect_permutation("permute", sv::vector<long long>{0, 1, 2, 3, 4, -1, 5, 6}, 8),
+                         doctest::Contains("idx[5] = -1 is out of range"), sv::index_error);
+    for (std::size_t n : test::sizes) {  // permutations pass, one changed entry fails
+        CAPTURE(n);
+        std::vector<int> perm(n);
+        for (std::size_t i = 0; i < n; ++i) perm[i] = int(i);
+        std::shuffle(perm.begin(), perm.end(), std::mt19937(int(n)));
+        CHECK_NOTHROW(expect_permutation("permute", sv::vector<int>(perm), n));
+        if (n < 2) continue;
+        perm[n / 2] = perm[n / 3 == n / 2 ? 0 : n / 3];
+        CHECK_THROWS_AS(expect_permutation("permute", sv::vector<int>(perm), n), sv::index_error);
+    }
 }
 
 TEST_CASE("the permutation fingerprint's arithmetic: products mod 2^61 - 1") {

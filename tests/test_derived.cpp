@@ -47,6 +47,26 @@ TEST_CASE("split is stable: falses first, then trues") {
     }
 }
 
+TEST_CASE("split of struct elements across many tiles is stable") {
+    for (std::size_t n : test::sizes) {
+        CAPTURE(n);
+        auto keys = test::random_values<int>(n, 93);
+        std::vector<dt::rec> h(n);
+        for (std::size_t i = 0; i < n; ++i) h[i] = {keys[i], double(i) + 0.25};
+        sv::vector<dt::rec> r(h);
+        auto odd = sv::lazy::map(SCANVEC_FN(const dt::rec& x) { return (x.key & 1) != 0; }, r);
+        auto got = sv::split(r, odd).to_host();
+        std::vector<dt::rec> want;
+        for (const auto& x : h) if ((x.key & 1) == 0) want.push_back(x);
+        for (const auto& x : h) if ((x.key & 1) != 0) want.push_back(x);
+        REQUIRE(got.size() == want.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(got[i].key == want[i].key);
+            REQUIRE(got[i].weight == want[i].weight);
+        }
+    }
+}
+
 TEST_CASE("split of Blelloch's example and of structs, with flags from a lazy map") {
     sv::vector<int> a = {5, 7, 3, 1, 4, 2, 7, 2};
     auto odd = sv::lazy::map(SCANVEC_FN(int x) { return (x & 1) == 1; }, a);

@@ -9,14 +9,15 @@
 // Elements with false flags come first, then those with true flags, each group
 // in its original order. I-up needs no second scan: the trues before i number
 // i - I-down[i], so n - back-enumerate(Flags)[i] - 1 = F + i - I-down[i], with
-// F the number of falses. I-down is a lazy scan: the permute consumes each
-// prefix as the scan produces it, so the index vector is never stored. F stays
-// on the device (reduce_to_device) and the permute's pass reads it there, so
-// the host never waits between the two passes: on an H100 that saves ~15 us
-// a split (2^24 keys: 0.130 -> 0.117 ms), and a split radix sort makes no
-// host round trip at all. The price is one cached read of F per element, ~5%
-// at 2^28 keys (1.44 -> 1.51 ms); choosing by size inside the functor cost
-// more than either (a branch per element in CUB's scan: 1.74 ms).
+// F the number of falses. I-down is a lazy scan and never stored: the permute
+// consumes it in its own pass. F stays on the device (reduce_to_device), so
+// the host never waits between the two passes and a split radix sort makes no
+// host round trip at all. On CUDA the permute recognises this index
+// (split_form) and moves it tile by tile: inside a tile of consecutive
+// elements the falses and the trues land as two contiguous runs, so each tile
+// ranks its elements in shared memory and writes both runs with coalesced
+// stores (detail/split_tiles.hpp). The host backend hands each prefix of the
+// scan straight to its element's store.
 #pragma once
 
 #include <scanvec/primitives/lazy_scan.hpp>
@@ -30,6 +31,8 @@ struct split_index {
         return flag ? read_only(falses) + (i - down) : down;
     }
 };
+
+template <> struct split_form<split_index> : std::true_type {};
 
 }  // namespace detail
 

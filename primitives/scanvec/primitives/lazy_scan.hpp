@@ -15,6 +15,7 @@
 #pragma once
 
 #include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/detail/split_tiles.hpp>
 
 #include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -128,6 +129,18 @@ template <class F, class Post, class Others, std::size_t ScanPos, std::size_t N>
     }
 };
 
+/// Marks an index functor f(flag, down, i) of split's form: applied to
+/// flags, down = enumerate(not(flags)) and i, it sends the false elements to
+/// down and the true ones to *f.falses + i - down (*f.falses, on the device,
+/// the number of falses). permute moves such an index tile by tile on CUDA.
+template <class F> struct split_form : std::false_type {};
+
+/// The post-processing of a lazy map of a split-form functor over (flags, lazy scan, index).
+template <class Post> struct split_post : std::false_type {};
+template <class F, class Post, class Others>
+struct split_post<map_over_scan<F, Post, Others, 1, 3>>
+    : std::bool_constant<split_form<F>::value && std::is_same_v<Post, prefix_only>> {};
+
 template <class X> auto reader_or_placeholder(const X& x) {
     if constexpr (is_scan_view_v<X>) return thrust::counting_iterator<index_t>(0);
     else return reader(x);
@@ -192,6 +205,15 @@ vector<value_t<A>> permute(const A& a, const scan_view<In, Op, T, Post>& idx, un
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::split_post<Post>::value) {  // split's index: two runs per tile
+            if (a.size() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                detail::split_by_tiles<value_t<A>>(detail::reader(a), thrust::get<0>(idx.post().others), a.size(),
+                                                   idx.post().f.falses, detail::writer(r), detail::stream_of(a));
+                return r;
+            }
+        }
+#endif
         using Sink = detail::scatter_to<decltype(detail::reader(a)), decltype(detail::writer(r))>;
         idx.run(Sink{detail::reader(a), detail::writer(r)}, detail::stream_of(a));
         return r;

@@ -7,13 +7,18 @@
 // out-of-range or repeated indices throw sv::index_error naming the position
 // and the value, and nothing the caller holds is changed. back_permute checks
 // each index as it gathers (reading nothing for an out-of-range one). permute
-// reads idx once before it moves anything: every index in range, and the
-// multiset of indices equal to {0, ..., n-1}, tested by Lipton's fingerprint
-// (see permutation_fingerprint): one reduce, no atomics and no bitmap, which
-// scattered marks in L2 cost ~4 ms at 2^28 elements on an H100 (a 1.2x
-// permute). Only when the fingerprint says "not a permutation" does an exact
-// pass find the first repeat to name. With checks off, such indices are
-// undefined behaviour (out-of-bounds accesses, lost elements).
+// checks in one of two ways, both exact about which index is bad. Up to 2^25
+// elements it flips each target's bit in a bitmap inside the scatter itself (a
+// fire-and-forget atomic xor): with n indices in range, every bit ends set iff
+// every target was hit exactly once, and a pass over the n/32 words counts
+// clear bits. Past 2^25 the bitmap no longer stays in L2 beside the scatter's
+// random writes, and its atomics cost ~4 ms at 2^28 elements on an H100 (a
+// 1.2x permute), so permute first reads idx once and compares Lipton's
+// multiset fingerprint of the indices with that of 0..n-1 (see
+// permutation_fingerprint): one reduce, no atomics. Either way an exact pass
+// names the first repeat when there is one, and a failed permute changes
+// nothing the caller holds. With checks off, such indices are undefined
+// behaviour (out-of-bounds accesses, lost elements).
 #pragma once
 
 #include <scanvec/primitives/detail/engine.hpp>
@@ -40,6 +45,13 @@ SCANVEC_HD inline unsigned atomic_fetch_or(unsigned* p, unsigned v) {
     return atomicOr(p, v);
 #else
     return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+SCANVEC_HD inline void atomic_flip(unsigned* p, unsigned bits) {
+#if defined(__CUDA_ARCH__)
+    atomicXor(p, bits);  // result unused: a reduction the thread does not wait for
+#else
+    __atomic_fetch_xor(p, bits, __ATOMIC_RELAXED);
 #endif
 }
 SCANVEC_HD inline void atomic_min(unsigned long long* p, unsigned long long v) {
@@ -89,6 +101,46 @@ template <class T, class AIt> struct checked_gather {
         if (in_range(k, bound)) return a[k];
         atomic_min(first_bad, (unsigned long long)i);
         return T{};
+    }
+};
+
+/// Flips the bit of target idx[i] in parity and returns the target, or records
+/// i as out of range and returns -1.
+template <class IdxIt> struct flip_target {
+    IdxIt idx;
+    index_t bound;
+    unsigned* parity;                  // one bit per target
+    unsigned long long* out_of_range;  // the first position with a bad index
+    SCANVEC_HD long long operator()(index_t i) const {
+        const auto j = static_cast<long long>(idx[i]);
+        if (!in_range(j, bound)) {
+            atomic_min(out_of_range, (unsigned long long)i);
+            return -1;
+        }
+        atomic_flip(&parity[j >> 5], 1u << (j & 31));
+        return j;
+    }
+};
+
+/// flip_target, then out[idx[i]] = a[i] for an index in range: check and move in one pass.
+template <class IdxIt, class In, class Out> struct scatter_flipping {
+    flip_target<IdxIt> flip;
+    In a;
+    Out out;
+    SCANVEC_HD void operator()(index_t i) const {
+        const long long j = flip(i);
+        if (j >= 0) out[j] = a[i];
+    }
+};
+
+/// 1 for a parity word with a clear bit among the first n (bits past n are never flipped).
+struct word_unfilled {
+    const unsigned* parity;
+    index_t n;
+    SCANVEC_HD unsigned long long operator()(index_t w) const {
+        const index_t rest = n - 32 * w;
+        const unsigned full = rest >= 32 ? ~0u : (1u << rest) - 1u;
+        return parity[w] != full;
     }
 };
 
@@ -149,6 +201,53 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 }
 
 namespace detail {
+
+/// Up to this many elements permute checks inside its scatter with a bitmap.
+/// Past it the bitmap (n/8 bytes) no longer stays in L2 while the scatter's
+/// random writes stream through it (H100, 2^28 keys: 1.6x an unchecked
+/// scatter; 1.2x with the marks in a pass of their own), so idx is checked by
+/// its fingerprint first (1.08x).
+inline constexpr std::size_t fused_permute_check_max = std::size_t(1) << 25;
+
+/// permute's check: the parity bitmap, the first out-of-range position, and
+/// the verdict, read back once.
+template <class Idx> class permutation_check {
+public:
+    permutation_check(const Idx& idx, std::size_t n)
+        : idx_(idx), n_(n), words_((n + 31) / 32), s_(stream_of(idx)),
+          state_(2 * sizeof(unsigned long long) + words_ * sizeof(unsigned)) {
+        backend::fill_bytes(result(), 0xff, sizeof(unsigned long long), s_, "permute (index check init)");
+        backend::fill_zero(parity(), words_ * sizeof(unsigned), s_, "permute (index check init)");
+    }
+    flip_target<decltype(reader(std::declval<const Idx&>()))> flipper() const {
+        return {reader(idx_), index_t(n_), parity(), result()};
+    }
+    stream_t stream() const { return s_; }
+    /// Throws index_error for the first out-of-range index, else for the first repeat.
+    void verdict() const {
+        backend::check_launch("permute");
+        auto unfilled = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                        word_unfilled{parity(), index_t(n_)});
+        reduce_into(unfilled, words_, plus<unsigned long long>{}, 0ull, result() + 1, s_);
+        unsigned long long bad[2];
+        backend::read_small(bad, result(), sizeof(bad), s_, "permute (index check result)");
+        if (bad[0] != ~0ull) throw_out_of_range("permute", idx_, bad[0], n_);
+        if (bad[1] != 0) {  // a target missed: find and name the first repeat exactly
+            check_indices("permute", idx_, n_, true);
+            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        }
+    }
+
+private:
+    // state: [0] first out-of-range position (~0: none), [1] parity words with a clear bit, then the bits
+    unsigned long long* result() const { return state_.as<unsigned long long>(); }
+    unsigned* parity() const { return reinterpret_cast<unsigned*>(result() + 2); }
+    const Idx& idx_;
+    std::size_t n_, words_;
+    stream_t s_;
+    runtime::scratch state_;
+};
+
 
 // Lipton's multiset fingerprint. idx (n values, all in [0, n)) is a
 // permutation iff the multisets {idx[i]} and {i} are equal, i.e. iff the
@@ -239,8 +338,22 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
-        detail::expect_permutation("permute", idx, a.size());  // check, then move
-        return permute(a, idx, unchecked);
+        const std::size_t n = a.size();
+        if (n > detail::fused_permute_check_max) {  // check (one read of idx), then move
+            detail::expect_permutation("permute", idx, n);
+            return permute(a, idx, unchecked);
+        }
+        if (n == 0) return permute(a, idx, unchecked);
+        // check and move in one pass
+        vector<value_t<A>> r(n, no_init);
+        detail::permutation_check<Idx> check(idx, n);
+        auto flip = check.flipper();
+        thrust::for_each_n(detail::policy(check.stream()), thrust::counting_iterator<index_t>(0), n,
+                           detail::scatter_flipping<decltype(flip.idx), decltype(detail::reader(a)),
+                                                    decltype(detail::writer(r))>{flip, detail::reader(a),
+                                                                                 detail::writer(r)});
+        check.verdict();
+        return r;
     }, a, idx);
 #else
     detail::expect_same_length("permute", a.size(), idx.size());

@@ -1,0 +1,163 @@
+// scanvec/primitives/detail/split_tiles.hpp - split's permute, tile by tile (CUDA).
+//
+// Split's index sends the falses to I-down = enumerate(not(Flags)) and the
+// trues to F + i - I-down. Inside a tile of consecutive elements both are
+// contiguous runs: the tile's falses land at I-down of its first element on,
+// its trues at F + (trues before the tile) on. Scattered element by element
+// (the look-back scan handing each prefix to its store) each warp's stores
+// split between the two runs; here each tile ranks its elements in shared
+// memory, falses first, and writes both runs with coalesced stores, as CUB's
+// partition does. One pass: read the keys and flags, write the keys; the
+// tile's count of falses before it comes from decoupled look-back over the
+// tiles (CUB's ScanTileState and TilePrefixCallbackOp, the building blocks of
+// its own single-pass scans). Up to 2^31 - 1 elements (32-bit counts).
+#pragma once
+
+#if defined(SCANVEC_BACKEND_CUDA)
+
+#include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/device_value.hpp>
+#include <scanvec/runtime/memory.hpp>
+
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/std/functional>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace scanvec::detail {
+
+using split_tile_state = cub::ScanTileState<std::int32_t>;
+
+/// Tile shape for elements of type T: 256 threads, ~64 bytes of elements each.
+template <class T> struct split_tile_shape {
+    static constexpr int threads = 256;
+    static constexpr int items = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)) > 16 ? 16 : int(64 / sizeof(T));
+    static constexpr int size = threads * items;
+};
+
+/// Where the tile kernel gets each element's flag: read from their own sequence...
+template <class FlagIt> struct flags_read {
+    FlagIt it;
+};
+/// ...or, when the flags are a lazy map of the elements themselves (split by a
+/// bit of the keys), computed from the element already loaded: no second read.
+template <class Fn> struct flags_computed {
+    Fn fn;
+};
+
+template <class In, class FlagIt> struct flags_map_elements : std::false_type {};
+template <class In, class Fn, class R, class V>
+struct flags_map_elements<In, thrust::transform_iterator<Fn, In, R, V>> : std::true_type {};
+
+template <class X> struct is_flags_computed : std::false_type {};
+template <class Fn> struct is_flags_computed<flags_computed<Fn>> : std::true_type {};
+
+template <class State> __global__ void split_tiles_init(State tiles, int num_tiles) { tiles.InitializeStatus(num_tiles); }
+
+template <class T, class In, class Flags, class Out>
+__global__ void __launch_bounds__(split_tile_shape<T>::threads)
+    split_tiles(In a, Flags flags, std::int32_t n, const index_t* falses, Out out, split_tile_state tiles) {
+    using shape = split_tile_shape<T>;
+    constexpr int threads = shape::threads, items = shape::items;
+    using load_values = cub::BlockLoad<T, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using load_flags = cub::BlockLoad<bool, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using block_scan = cub::BlockScan<std::int32_t, threads>;
+    using look_back = cub::TilePrefixCallbackOp<std::int32_t, ::cuda::std::plus<std::int32_t>, split_tile_state>;
+    __shared__ union {
+        typename load_values::TempStorage values;
+        typename load_flags::TempStorage flags;
+        struct {
+            typename block_scan::TempStorage scan;
+            typename look_back::TempStorage prefix;
+        } scan;
+        alignas(T) unsigned char staged[shape::size * sizeof(T)];
+    } smem;
+
+    const int tile = blockIdx.x;
+    const std::int32_t base = tile * shape::size;
+    const int valid = n - base < shape::size ? n - base : shape::size;
+
+    T v[items];
+    bool f[items];
+    if (valid == shape::size) load_values(smem.values).Load(a + base, v);
+    else load_values(smem.values).Load(a + base, v, valid);
+    __syncthreads();
+    // positions past the end read as true: never counted as falses, never written
+    if constexpr (is_flags_computed<Flags>::value) {
+#pragma unroll
+        for (int k = 0; k < items; ++k) f[k] = int(threadIdx.x) * items + k < valid ? bool(flags.fn(v[k])) : true;
+    } else {
+        if (valid == shape::size) load_flags(smem.flags).Load(flags.it + base, f);
+        else load_flags(smem.flags).Load(flags.it + base, f, valid, true);
+        __syncthreads();
+    }
+
+    std::int32_t mine = 0;  // my falses
+#pragma unroll
+    for (int k = 0; k < items; ++k) mine += f[k] ? 0 : 1;
+    std::int32_t before_me, tile_falses, before_tile;  // falses before my first element, in the tile, before it
+    if (tile == 0) {
+        block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, tile_falses);
+        if (threadIdx.x == 0) tiles.SetInclusive(0, tile_falses);
+        before_tile = 0;
+    } else {
+        look_back prefix(tiles, smem.scan.prefix, ::cuda::std::plus<std::int32_t>{}, tile);
+        block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, prefix);
+        __syncthreads();
+        tile_falses = prefix.GetBlockAggregate();
+        before_tile = prefix.GetExclusivePrefix();
+    }
+    __syncthreads();  // the scan's storage becomes the staging area
+
+    // rank in the tile: falses first, then trues, each in order
+    T* staged = reinterpret_cast<T*>(smem.staged);
+    std::int32_t falses_before = before_me - before_tile;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const int at = threadIdx.x * items + k;
+        if (at < valid) {
+            if (!f[k]) staged[falses_before++] = v[k];
+            else staged[tile_falses + (at - falses_before)] = v[k];
+        }
+    }
+    __syncthreads();
+
+    // both runs, coalesced: falses from I-down of the tile's first element, trues from F + its trues before
+    const index_t down = before_tile, up = read_only(falses) + (base - before_tile);
+    for (int j = threadIdx.x; j < valid; j += threads) out[j < tile_falses ? down + j : up + (j - tile_falses)] = staged[j];
+}
+
+/// out[split index] = a[i] for i < n: falses (flags[i] false) from 0 in order,
+/// trues from *falses (on the device) in order. n below 2^31.
+template <class T, class In, class FlagIt, class Out>
+void split_by_tiles(In a, FlagIt flags, std::size_t n, const index_t* falses, Out out, stream_t s) {
+    if (n == 0) return;
+    using shape = split_tile_shape<T>;
+    const int num_tiles = int((n + shape::size - 1) / shape::size);
+    std::size_t bytes = 0;
+    backend::check(split_tile_state::AllocationSize(num_tiles, bytes), "split (tile state size)");
+    runtime::scratch state(bytes);
+    split_tile_state tiles;
+    backend::check(tiles.Init(num_tiles, state.get(), bytes), "split (tile state)");
+    split_tiles_init<<<(num_tiles + 255) / 256, 256, 0, s>>>(tiles, num_tiles);
+    backend::check_launch("split (tile state init)");
+    if constexpr (flags_map_elements<In, FlagIt>::value) {
+        if (flags.base() == a) {
+            split_tiles<T><<<num_tiles, shape::threads, 0, s>>>(a, flags_computed<std::decay_t<decltype(flags.functor())>>{flags.functor()},
+                                                               std::int32_t(n), falses, out, tiles);
+            backend::check_launch("split (permute by tiles)");
+            return;
+        }
+    }
+    split_tiles<T><<<num_tiles, shape::threads, 0, s>>>(a, flags_read<FlagIt>{flags}, std::int32_t(n), falses, out, tiles);
+    backend::check_launch("split (permute by tiles)");
+}
+
+}  // namespace scanvec::detail
+
+#endif
