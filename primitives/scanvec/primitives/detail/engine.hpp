@@ -37,14 +37,39 @@
 namespace scanvec::detail {
 
 #if defined(SCANVEC_BACKEND_CUDA)
+/// Runs a CUB device algorithm given the size of its temporary storage.
+template <class Call> void cub_launch(const char* op, std::size_t bytes, Call& call) {
+    runtime::scratch temp(bytes ? bytes : 1);  // CUB reads a null pointer as a size query
+    backend::check(call(temp.get(), bytes), op);
+    backend::check_launch(op);
+}
+
 /// Runs a CUB device algorithm with the two-phase temporary storage hidden:
 /// `call(temp, bytes)` is invoked once to size and once to run.
 template <class Call> void cub_run(const char* op, Call&& call) {
     std::size_t bytes = 0;
     backend::check(call(nullptr, bytes), op);
-    runtime::scratch temp(bytes ? bytes : 1);  // CUB reads a null pointer as a size query
-    backend::check(call(temp.get(), bytes), op);
-    backend::check_launch(op);
+    cub_launch(op, bytes, call);
+}
+
+/// cub_run for CUB's scans and reductions, whose temporary storage depends
+/// only on the item count: the size query runs once per call site, device and
+/// count, not before every launch. It repeats CUB's whole dispatch (device
+/// attributes, occupancy), host time the GPU waits through before each kernel.
+template <class Call> void cub_run_by_count(const char* op, std::size_t n, Call&& call) {
+    struct size_of_last {
+        int device = -1;
+        std::size_t n = 0, bytes = 0;
+    };
+    thread_local size_of_last last;  // one per instantiation: per call site and types
+    int device = 0;
+    backend::check(cudaGetDevice(&device), op);
+    if (last.device != device || last.n != n) {
+        std::size_t bytes = 0;
+        backend::check(call(nullptr, bytes), op);
+        last = {device, n, bytes};
+    }
+    cub_launch(op, last.bytes, call);
 }
 
 /// The operator as CUB should see it: its own plus for arithmetic +, which
@@ -66,7 +91,7 @@ template <class In, class Out, class Op>
 void inclusive_scan_n(In in, std::size_t n, Out out, Op op, stream_t s) {
     if (n == 0) return;
 #if defined(SCANVEC_BACKEND_CUDA)
-    cub_run("inclusive scan (cub::DeviceScan::InclusiveScan)", [&](void* t, std::size_t& b) {
+    cub_run_by_count("inclusive scan (cub::DeviceScan::InclusiveScan)", n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) { return cub::DeviceScan::InclusiveScan(t, b, in, out, cub_op(op), count, s); });
     });
 #else
@@ -78,7 +103,7 @@ template <class In, class Out, class Op, class T>
 void exclusive_scan_n(In in, std::size_t n, Out out, Op op, T init, stream_t s) {
     if (n == 0) return;
 #if defined(SCANVEC_BACKEND_CUDA)
-    cub_run("exclusive scan (cub::DeviceScan::ExclusiveScan)", [&](void* t, std::size_t& b) {
+    cub_run_by_count("exclusive scan (cub::DeviceScan::ExclusiveScan)", n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) { return cub::DeviceScan::ExclusiveScan(t, b, in, out, cub_op(op), init, count, s); });
     });
 #else
@@ -97,7 +122,7 @@ void scan_by_segment_n(In in, std::size_t n, Same same, Out out, Op op, T init, 
 #if defined(SCANVEC_BACKEND_CUDA)
     const char* name = Inclusive ? "segmented scan (cub::DeviceScan::InclusiveScanByKey)"
                                  : "segmented scan (cub::DeviceScan::ExclusiveScanByKey)";
-    cub_run(name, [&](void* t, std::size_t& b) {
+    cub_run_by_count(name, n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) {
             using K = std::make_unsigned_t<decltype(count)>;
             thrust::counting_iterator<K> keys(0);
@@ -123,7 +148,7 @@ template <class In, class Op, class T> void reduce_into(In in, std::size_t n, Op
         backend::check_launch("reduce (empty)");
         return;
     }
-    cub_run("reduce (cub::DeviceReduce::Reduce)", [&](void* t, std::size_t& b) {
+    cub_run_by_count("reduce (cub::DeviceReduce::Reduce)", n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) { return cub::DeviceReduce::Reduce(t, b, in, out, count, cub_op(op), init, s); });
     });
 #else
