@@ -7,16 +7,17 @@
 // out-of-range or repeated indices throw sv::index_error naming the position
 // and the value, and nothing the caller holds is changed. back_permute checks
 // each index as it gathers (reading nothing for an out-of-range one). permute
-// checks in one of two ways, both exact about which index is bad. Up to 2^25
+// checks in one of two ways, and names the bad index exactly. Up to 2^25
 // elements it flips each target's bit in a bitmap inside the scatter itself (a
 // fire-and-forget atomic xor): with n indices in range, every bit ends set iff
 // every target was hit exactly once, and a pass over the n/32 words counts
 // clear bits. Past 2^25 the bitmap no longer stays in L2 beside the scatter's
 // random writes, and its atomics cost ~4 ms at 2^28 elements on an H100 (a
 // 1.2x permute), so permute first reads idx once and compares Lipton's
-// multiset fingerprint of the indices with that of 0..n-1 (see
-// permutation_fingerprint): one reduce, no atomics. Either way an exact pass
-// names the first repeat when there is one, and a failed permute changes
+// multiset fingerprint of the indices with that of 0..n-1 (see mersenne61):
+// one reduce, no atomics; it lets a non-permutation through with probability
+// below (n / 2^61)^2, under 2^-60 up to 2^31 elements. Either way an exact
+// pass names the first repeat when there is one, and a failed permute changes
 // nothing the caller holds. With checks off, such indices are undefined
 // behaviour (out-of-bounds accesses, lost elements).
 #pragma once
@@ -247,7 +248,6 @@ private:
     stream_t s_;
     runtime::scratch state_;
 };
-
 
 // Lipton's multiset fingerprint. idx (n values, all in [0, n)) is a
 // permutation iff the multisets {idx[i]} and {i} are equal, i.e. iff the
