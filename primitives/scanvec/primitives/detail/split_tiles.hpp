@@ -15,6 +15,7 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
+#include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/memory.hpp>
@@ -56,8 +57,6 @@ struct flags_map_elements<In, thrust::transform_iterator<Fn, In, R, V>> : std::t
 
 template <class X> struct is_flags_computed : std::false_type {};
 template <class Fn> struct is_flags_computed<flags_computed<Fn>> : std::true_type {};
-
-template <class State> __global__ void split_tiles_init(State tiles, int num_tiles) { tiles.InitializeStatus(num_tiles); }
 
 template <class T, class In, class Flags, class Out>
 __global__ void __launch_bounds__(split_tile_shape<T>::threads)
@@ -139,13 +138,8 @@ void split_by_tiles(In a, FlagIt flags, std::size_t n, const index_t* falses, Ou
     if (n == 0) return;
     using shape = split_tile_shape<T>;
     const int num_tiles = int((n + shape::size - 1) / shape::size);
-    std::size_t bytes = 0;
-    backend::check(split_tile_state::AllocationSize(num_tiles, bytes), "split (tile state size)");
-    runtime::scratch state(bytes);
-    split_tile_state tiles;
-    backend::check(tiles.Init(num_tiles, state.get(), bytes), "split (tile state)");
-    split_tiles_init<<<(num_tiles + 255) / 256, 256, 0, s>>>(tiles, num_tiles);
-    backend::check_launch("split (tile state init)");
+    const tile_state<split_tile_state> status(num_tiles, s, "split");
+    const split_tile_state& tiles = status.tiles;
     if constexpr (flags_map_elements<In, FlagIt>::value) {
         if (flags.base() == a) {
             split_tiles<T><<<num_tiles, shape::threads, 0, s>>>(a, flags_computed<std::decay_t<decltype(flags.functor())>>{flags.functor()},
