@@ -25,6 +25,15 @@ struct point {
 SCANVEC_HD inline bool operator<(const point& a, const point& b) { return a.x < b.x || (!(b.x < a.x) && a.id < b.id); }
 inline bool operator==(const point& a, const point& b) { return a.x == b.x && a.id == b.id; }
 SCANVEC_FIELDS(point, x, id)
+
+/// Ordered by key alone: equal keys with different ids show whether a split is stable.
+struct keyed {
+    int key;
+    int id;
+};
+SCANVEC_HD inline bool operator<(const keyed& a, const keyed& b) { return a.key < b.key; }
+inline bool operator==(const keyed& a, const keyed& b) { return a.key == b.key && a.id == b.id; }
+SCANVEC_FIELDS(keyed, key, id)
 }  // namespace ts
 
 namespace {
@@ -277,6 +286,90 @@ TEST_CASE("multisplit and histogram reject digits outside 0..m-1") {
 }
 #endif
 
+/// A key of the segment at a hashed position (host and device).
+struct hashed_pivot {
+    std::uint64_t round;
+    template <class Keys, class Off> SCANVEC_HD auto operator()(const Keys& keys, Off s, Off len) const {
+        return keys[s + Off(sv::detail::mix64(std::uint64_t(s) * 31 + round) % std::uint64_t(len))];
+    }
+};
+
+/// One round of the segmented three-way split, sequentially: the reference.
+template <class T> struct three_way_reference {
+    std::vector<T> keys;
+    std::vector<std::uint64_t> start, length;  // length at heads
+    explicit three_way_reference(std::vector<T> k) : keys(std::move(k)), start(keys.size(), 0), length(keys.size(), 0) {
+        if (!keys.empty()) length[0] = keys.size();
+    }
+    std::size_t descents() const {
+        std::size_t d = 0;
+        for (std::size_t i = 1; i < keys.size(); ++i) d += start[i] != i && keys[i] < keys[i - 1];
+        return d;
+    }
+    void split(std::uint64_t round) {
+        const std::size_t n = keys.size();
+        std::vector<T> out(n);
+        std::vector<std::uint64_t> st(n), len(n, 0);
+        for (std::size_t s = 0; s < n;) {
+            std::size_t e = s + 1;
+            while (e < n && start[e] != e) ++e;
+            if (e - s == 1) { out[s] = keys[s]; st[s] = s; len[s] = 1; s = e; continue; }
+            const T p = hashed_pivot{round}(keys.data(), std::uint64_t(s), std::uint64_t(e - s));
+            std::vector<T> lt, eq, gt;
+            for (std::size_t i = s; i < e; ++i) (keys[i] < p ? lt : p < keys[i] ? gt : eq).push_back(keys[i]);
+            std::size_t at = s;
+            for (auto& x : lt) { out[at] = x; st[at] = s; ++at; }
+            if (!lt.empty()) len[s] = lt.size();
+            for (auto& x : eq) { out[at] = x; st[at] = at; len[at] = 1; ++at; }
+            const std::size_t g = at;
+            for (auto& x : gt) { out[at] = x; st[at] = g; ++at; }
+            if (!gt.empty()) len[g] = gt.size();
+            s = e;
+        }
+        keys = std::move(out), start = std::move(st), length = std::move(len);
+    }
+};
+
+template <class T, class Off> void check_three_way_rounds(const std::vector<T>& h) {
+    CAPTURE(h.size());
+    sv::pivoted_segments<T, Off> segs{sv::vector<T>(h)};
+    three_way_reference<T> ref(h);
+    for (std::uint64_t round = 0; round < 6; ++round) {
+        CAPTURE(round);
+        sv::choose_pivots(segs, hashed_pivot{round});
+        REQUIRE(std::size_t(sv::count_three_ways(segs)) == ref.descents());
+        if (ref.descents() == 0) break;
+        segs = sv::split_three_ways(segs);
+        ref.split(round);
+        REQUIRE(segs.keys.to_host() == ref.keys);
+        const auto start = segs.start.to_host();
+        REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
+        // lengths are defined at the heads of segments of two or more: read there only
+        std::vector<sv::index_t> heads;
+        std::vector<std::uint64_t> want;
+        for (std::size_t i = 0; i < h.size(); ++i)
+            if (ref.start[i] == i && ref.length[i] >= 2) heads.push_back(sv::index_t(i)), want.push_back(ref.length[i]);
+        const auto length = sv::back_permute(segs.length, sv::vector<sv::index_t>(heads)).to_host();
+        REQUIRE(std::vector<std::uint64_t>(length.begin(), length.end()) == want);
+    }
+}
+
+TEST_CASE("split_three_ways: every segment less | each equal alone | greater, stably, round after round") {
+    // sizes around a tile (3072 keys of 4 bytes, 2048 of 8 on CUDA) and past many tiles
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 31, 2047, 3071, 3073, 65539, 1000003})) {
+        for (order o : {order::random, order::few, order::sorted}) {
+            CAPTURE(name(o));
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1200 + n));
+            check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 1300 + n));
+            check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 1400 + n));
+            auto k = keys<std::int32_t>(n, o, 1500 + n);
+            std::vector<ts::keyed> kv(n);
+            for (std::size_t i = 0; i < n; ++i) kv[i] = {k[i] % 5, int(i)};  // many equal keys: the ids show stability
+            check_three_way_rounds<ts::keyed, std::uint32_t>(kv);
+        }
+    }
+}
+
 template <class T> void check_quicksort(std::size_t n, order o, std::uint64_t seed) {
     CAPTURE(n);
     CAPTURE(name(o));
@@ -362,6 +455,8 @@ TEST_CASE("quicksort reports every round's segments; each round is a constant nu
     int rounds = 0;
     sv::quicksort(big, &rounds);
     CHECK(rounds > 0);
-    // per round: the descent count, the segmented scan, the permute, the new-segment map; plus the first map and count
-    CHECK(t.steps() == std::size_t(4 * rounds + 2));
+    // per round: choose the pivots, count three ways (with the descents), split three ways; a few steps each
+    // (one each where the backend runs them as tile passes), and the last round's pivots and count
+    CHECK(t.steps() >= std::size_t(3 * rounds + 2));
+    CHECK(t.steps() <= std::size_t(8 * rounds + 8));
 }

@@ -1,0 +1,301 @@
+// scanvec/primitives/three_way_split.hpp - split every segment three ways around its pivot.
+//
+// Blelloch's segmented quicksort splits every segment in one step: elements
+// less than the segment's pivot first, then the equal ones, then the greater,
+// each class in its original order. Here that step is a primitive family over
+// one state, pivoted_segments:
+//
+//   keys                  the elements, segment after segment
+//   start[i]              where i's segment begins (i is a head when start[i] = i)
+//   length[s], pivot[s]   at each head s of a segment of two or more elements
+//
+//   segs = pivoted_segments<T>(keys)        one segment: the whole vector
+//   choose_pivots(segs, chooser)            pivot[s] <- chooser(keys, s, length) at each head
+//   count_three_ways(segs)                  each segment's less and equal counts; returns the
+//                                           descents (keys[i] < keys[i-1] inside a segment)
+//   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
+//
+// After the split the less and greater parts are segments of their own and
+// every element equal to its pivot is a finished segment of one.
+//
+// How it runs. Generic form (any element type, both backends): the counts are
+// ONE unsegmented +-scan of (is less, is equal) packed in a word; a segment's
+// counts before a position are differences of that scan read at the position
+// and at the segment's head, its totals the difference at its end; the split
+// is a permute by the destination those give. On CUDA, for arithmetic keys
+// below 2^31 elements, each step is one pass of tile kernels
+// (detail/three_way_tiles.hpp): the count pass scans the tile's counts by
+// segment in shared memory and leaves only each segment's totals at its head
+// (atomics where a segment crosses tiles) together with the descents; the
+// split pass scans again with decoupled look-back across tiles and writes each
+// element, its new start and the new heads' lengths. Per round that is the
+// keys and starts read twice and written once.
+#pragma once
+
+#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/detail/three_way_tiles.hpp>
+#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/scan.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+namespace scanvec {
+
+namespace detail {
+
+enum : std::uint8_t { tw_less = 0, tw_equal = 1, tw_greater = 2 };
+
+struct compare_to_pivot {
+    template <class T> SCANVEC_HD std::uint8_t operator()(const T& x, const T& pivot) const {
+        return x < pivot ? tw_less : (pivot < x ? tw_greater : tw_equal);
+    }
+};
+
+/// The two counts of an element (is it less, is it equal) as one summable word.
+template <class Off> struct tw_counts;
+/// 32-bit positions: less in the high half of a 64-bit word, equal in the low
+/// half. Neither half can overflow into the other (each count is below 2^32),
+/// and a later prefix minus an earlier one borrows nothing.
+template <> struct tw_counts<std::uint32_t> {
+    using word = std::uint64_t;
+    using op = plus<word>;
+    static SCANVEC_HD word of(std::uint8_t c) { return c == tw_less ? word(1) << 32 : word(c == tw_equal); }
+    static SCANVEC_HD word minus(word a, word b) { return a - b; }
+    static SCANVEC_HD std::uint32_t less(word w) { return std::uint32_t(w >> 32); }
+    static SCANVEC_HD std::uint32_t equal(word w) { return std::uint32_t(w); }
+};
+struct tw_pair64 {
+    std::uint64_t less;
+    std::uint64_t equal;
+};
+SCANVEC_FIELDS(tw_pair64, less, equal)
+/// 2^32 elements or more: two 64-bit counts.
+template <> struct tw_counts<std::uint64_t> {
+    using word = tw_pair64;
+    struct op {
+        SCANVEC_HD word operator()(const word& a, const word& b) const { return {a.less + b.less, a.equal + b.equal}; }
+        SCANVEC_HD word identity() const { return {0, 0}; }
+    };
+    static SCANVEC_HD word of(std::uint8_t c) { return {c == tw_less, c == tw_equal}; }
+    static SCANVEC_HD word minus(const word& a, const word& b) { return {a.less - b.less, a.equal - b.equal}; }
+    static SCANVEC_HD std::uint64_t less(const word& w) { return w.less; }
+    static SCANVEC_HD std::uint64_t equal(const word& w) { return w.equal; }
+};
+
+template <class Off> struct count_of {
+    SCANVEC_HD typename tw_counts<Off>::word operator()(std::uint8_t c) const { return tw_counts<Off>::of(c); }
+};
+
+/// The counts over positions [0, k): Incl[k-1], nothing for k = 0.
+template <class Off, class Incl> struct counts_before {
+    Incl incl;
+    SCANVEC_HD typename tw_counts<Off>::word operator()(index_t k) const {
+        return k ? typename tw_counts<Off>::word(incl[k - 1]) : typename tw_counts<Off>::op{}.identity();
+    }
+};
+
+/// One past the last position of i's segment: start + length[start].
+template <class Off, class Len> struct segment_end {
+    Len length;
+    SCANVEC_HD index_t operator()(Off start) const { return index_t(start) + index_t(length[start]); }
+};
+
+/// A[i] < A[i-1] inside a segment (i not a head).
+struct descent_in_segment {
+    template <class T, class Off> SCANVEC_HD bool operator()(const T& x, const T& before, Off start, index_t i) const {
+        return index_t(start) != i && x < before;
+    }
+};
+
+struct previous {
+    SCANVEC_HD index_t operator()(index_t i) const { return i > 0 ? i - 1 : 0; }
+};
+
+/// i's place after the split, its new segment's start and that segment's length.
+/// before, base, through: the counts before i, before its segment, through its segment.
+template <class Off> struct tw_place {
+    Off dest, start, length;
+};
+template <class Off>
+field_list<tw_place<Off>, &tw_place<Off>::dest, &tw_place<Off>::start, &tw_place<Off>::length>
+scanvec_fields_of(tw_place<Off>*) {
+    return {};
+}
+
+template <class Off> struct three_way_place {
+    using C = tw_counts<Off>;
+    template <class W>
+    SCANVEC_HD tw_place<Off> operator()(std::uint8_t c, const W& before, const W& base, const W& through, Off start,
+                                        index_t end, index_t i) const {
+        const W in = C::minus(before, base), all = C::minus(through, base);
+        const Off less = Off(C::less(in)), equal = Off(C::equal(in));
+        const Off less_all = Off(C::less(all)), equal_all = Off(C::equal(all));
+        if (c == tw_less) return {Off(start + less), start, less_all};
+        if (c == tw_equal) {
+            const Off at = Off(start + less_all + equal);
+            return {at, at, Off(1)};
+        }
+        const Off from = Off(start + less_all + equal_all);
+        return {Off(from + (Off(i - index_t(start)) - less - equal)), from, Off(Off(end) - from)};
+    }
+};
+struct place_dest {
+    template <class P> SCANVEC_HD index_t operator()(const P& p) const { return index_t(p.dest); }
+};
+struct place_start {
+    template <class P> SCANVEC_HD auto operator()(const P& p) const { return p.start; }
+};
+struct place_length {
+    template <class P> SCANVEC_HD auto operator()(const P& p) const { return p.length; }
+};
+
+/// Calls chooser(keys, s, length) at each head s of a segment of two or more.
+template <class Off, class Keys, class Chooser, class Out> struct pivot_at_heads {
+    Keys keys;
+    const Off* start;
+    const Off* length;
+    Out pivot;
+    index_t n;
+    Chooser chooser;
+    SCANVEC_HD void operator()(index_t s) const {
+        if (index_t(start[s]) != s) return;                       // not a head
+        if (s + 1 == n || index_t(start[s + 1]) == s + 1) return;  // a finished segment of one
+        pivot[s] = chooser(keys, Off(s), length[s]);
+    }
+};
+
+/// The CUDA tile kernels serve arithmetic keys with 32-bit positions below 2^31 elements.
+template <class T, class Off> constexpr bool three_way_by_tiles() {
+#if defined(SCANVEC_BACKEND_CUDA)
+    return std::is_arithmetic_v<T> && std::is_same_v<Off, std::uint32_t>;
+#else
+    return false;
+#endif
+}
+
+}  // namespace detail
+
+/// Keys held in segments, each segment with a pivot: the state of a program
+/// that splits every segment around a pivot, round after round (quicksort).
+/// Off: the position type (std::uint32_t below 2^32 elements, else std::uint64_t).
+template <class T, class Off = std::uint32_t> struct pivoted_segments {
+    vector<T> keys;
+    vector<Off> start;   ///< start[i]: where i's segment begins (a head when start[i] == i)
+    vector<Off> length;  ///< length[s] at each head s of a segment of two or more
+    vector<T> pivot;     ///< pivot[s] at each such head, set by choose_pivots
+    /// Less and equal counts: the generic form's inclusive scan over all
+    /// positions, or (CUDA tiles) each segment's totals at its head.
+    vector<typename detail::tw_counts<Off>::word> counts;
+
+    pivoted_segments() = default;
+    /// One segment: the whole of keys.
+    explicit pivoted_segments(vector<T> k)
+        : keys(std::move(k)), start(keys.size(), Off(0)), length(keys.size(), no_init), pivot(keys.size()),
+          counts(keys.size(), no_init) {
+        if (keys.size() == 0) return;
+        const Off n = Off(keys.size());
+        backend::copy_to_device(length.data(), &n, sizeof(Off), "pivoted_segments (length)");
+        if constexpr (detail::three_way_by_tiles<T, Off>()) {  // the count pass adds into the totals at heads
+            const std::uint64_t zero = 0;
+            backend::copy_to_device(counts.data(), &zero, sizeof zero, "pivoted_segments (counts)");
+        }
+    }
+    std::size_t size() const { return keys.size(); }
+};
+
+/// pivot[s] <- chooser(keys, s, length[s]) at each head s of a segment of two
+/// or more elements; chooser is a SCANVEC_HD functor and keys reads any position.
+template <class T, class Off, class Chooser> void choose_pivots(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
+    detail::labelled("choose_pivots", segs.size(), [&] {
+        const index_t n = index_t(segs.size());
+        auto keys = detail::reader(segs.keys);
+        auto pivot = detail::writer(segs.pivot);
+        using F = detail::pivot_at_heads<Off, decltype(keys), Chooser, decltype(pivot)>;
+        thrust::for_each(detail::policy(segs.keys.stream()), thrust::counting_iterator<index_t>(0),
+                         thrust::counting_iterator<index_t>(n),
+                         F{keys, segs.start.data(), segs.length.data(), pivot, n, chooser});
+        backend::check_launch("choose_pivots");
+        return 0;
+    });
+}
+
+/// Counts, in every segment, the keys less than and equal to its pivot
+/// (kept in segs.counts for split_three_ways); returns the descents, the
+/// positions i inside a segment with keys[i] < keys[i-1]: 0 when every
+/// segment is sorted. One host synchronisation (the returned count).
+template <class T, class Off> index_t count_three_ways(pivoted_segments<T, Off>& segs) {
+    return detail::labelled("count_three_ways", segs.size(), [&]() -> index_t {
+        const std::size_t n = segs.size();
+        if (n < 2) return 0;
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>()) {
+            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max()))
+                return detail::three_way_count_by_tiles(segs.keys.data(), segs.start.data(), segs.pivot.data(),
+                                                        n, segs.counts.data(), segs.keys.stream());
+        }
+#endif
+        using C = detail::tw_counts<Off>;
+        auto i = lazy::index(n);
+        const auto& a = segs.keys;
+        auto f = lazy::map(detail::compare_to_pivot{}, a, lazy::back_permute(segs.pivot, segs.start));
+        segs.counts = inclusive_scan(lazy::map(detail::count_of<Off>{}, f), typename C::op{});
+        return count(lazy::map(detail::descent_in_segment{}, a, lazy::back_permute(a, lazy::map(detail::previous{}, i)),
+                               segs.start, i));
+    });
+}
+
+/// Splits every segment three ways around its pivot, stably: its keys less
+/// than the pivot, then those equal, then the greater. The less and greater
+/// parts become segments; each equal key a finished segment of one. Needs the
+/// counts of count_three_ways on the same state.
+template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_segments<T, Off>& segs) {
+    return detail::labelled("split_three_ways", segs.size(), [&] {
+        const std::size_t n = segs.size();
+        pivoted_segments<T, Off> out;
+        out.keys = vector<T>(n, no_init);
+        out.start = vector<Off>(n, no_init);
+        out.length = vector<Off>(n, no_init);
+        out.counts = vector<typename detail::tw_counts<Off>::word>(n, no_init);
+        out.pivot = std::move(segs.pivot);
+        if (n < 2) {
+            out.keys = std::move(segs.keys);
+            out.start = std::move(segs.start);
+            out.length = std::move(segs.length);
+            return out;
+        }
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>()) {
+            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                detail::three_way_split_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
+                                                 out.pivot.data(), segs.counts.data(), n, out.keys.data(),
+                                                 out.start.data(), out.length.data(), out.counts.data(),
+                                                 segs.keys.stream());
+                return out;
+            }
+        }
+#endif
+        auto i = lazy::index(n);
+        const auto& start = segs.start;
+        auto f = lazy::map(detail::compare_to_pivot{}, segs.keys, lazy::back_permute(out.pivot, start));
+        const detail::counts_before<Off, decltype(detail::reader(segs.counts))> upto{detail::reader(segs.counts)};
+        auto end = lazy::map(detail::segment_end<Off, decltype(detail::reader(segs.length))>{detail::reader(segs.length)},
+                             start);
+        // where each element goes and the segment it lands in
+        auto place = materialize(lazy::map(detail::three_way_place<Off>{}, f, lazy::map(upto, i), lazy::map(upto, start),
+                                           lazy::map(upto, end), start, end, i));
+        auto dest = lazy::map(detail::place_dest{}, place);
+        out.keys = permute(segs.keys, dest, unchecked);
+        out.start = permute(lazy::map(detail::place_start{}, place), dest, unchecked);
+        out.length = permute(lazy::map(detail::place_length{}, place), dest, unchecked);
+        return out;
+    });
+}
+
+}  // namespace scanvec
