@@ -16,7 +16,9 @@
 //   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
 //
 // After the split the less and greater parts are segments of their own and
-// every element equal to its pivot is a finished segment of one.
+// every element equal to its pivot is a finished segment of one. Call
+// count_three_ways once before each split_three_ways (the tile form adds the
+// counts into totals that the previous split zeroed). Off must hold n.
 //
 // How it runs. Generic form (any element type, both backends): the counts are
 // ONE unsegmented +-scan of (is less, is equal) packed in a word; a segment's
@@ -195,7 +197,8 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
     vector<typename detail::tw_counts<Off>::word> counts;
 
     pivoted_segments() = default;
-    /// One segment: the whole of keys.
+    /// One segment: the whole of keys. (pivot starts zeroed: a finished segment's
+    /// head is compared with it, unchosen, and any answer leaves it in place.)
     explicit pivoted_segments(vector<T> k)
         : keys(std::move(k)), start(keys.size(), Off(0)), length(keys.size(), no_init), pivot(keys.size()),
           counts(keys.size(), no_init) {
