@@ -306,6 +306,23 @@ template <class T> struct three_way_reference {
         for (std::size_t i = 1; i < keys.size(); ++i) d += start[i] != i && keys[i] < keys[i - 1];
         return d;
     }
+    /// The base case: in every tile of limit positions that heads no segment
+    /// longer than limit, each segment headed there sorted stably, each key finished.
+    void sort_short(std::size_t limit) {
+        const std::size_t n = keys.size();
+        std::vector<bool> waits((n + limit - 1) / limit + 1, false);
+        for (std::size_t s = 0; s < n; ++s)
+            if (start[s] == s && length[s] > limit) waits[s / limit] = true;
+        for (std::size_t s = 0; s < n;) {
+            std::size_t e = s + 1;
+            while (e < n && start[e] != e) ++e;
+            if (e - s >= 2 && e - s <= limit && !waits[s / limit]) {
+                std::stable_sort(keys.begin() + std::ptrdiff_t(s), keys.begin() + std::ptrdiff_t(e));
+                for (std::size_t i = s; i < e; ++i) start[i] = i, length[i] = 1;
+            }
+            s = e;
+        }
+    }
     void split(std::uint64_t round) {
         const std::size_t n = keys.size();
         std::vector<T> out(n);
@@ -330,14 +347,24 @@ template <class T> struct three_way_reference {
     }
 };
 
-template <class T, class Off> void check_three_way_rounds(const std::vector<T>& h) {
+template <class T, class Off> void check_three_way_rounds(const std::vector<T>& h, bool base_case = false) {
     CAPTURE(h.size());
+    CAPTURE(base_case);
     sv::pivoted_segments<T, Off> segs{sv::vector<T>(h)};
     three_way_reference<T> ref(h);
     for (std::uint64_t round = 0; round < 6; ++round) {
         CAPTURE(round);
-        sv::choose_pivots(segs, hashed_pivot{round});
-        REQUIRE(std::size_t(sv::count_three_ways(segs)) == ref.descents());
+        if (base_case) {
+            sv::sort_short_segments(segs);
+            ref.sort_short(segs.short_limit());
+            REQUIRE(segs.keys.to_host() == ref.keys);
+            const auto start = segs.start.to_host();
+            REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
+        }
+        // with the base case, the pivots are chosen by the count (one pass on CUDA tiles)
+        const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round})
+                                               : (sv::choose_pivots(segs, hashed_pivot{round}), sv::count_three_ways(segs));
+        REQUIRE(std::size_t(descents) == ref.descents());
         if (ref.descents() == 0) break;
         segs = sv::split_three_ways(segs);
         ref.split(round);
@@ -368,6 +395,28 @@ TEST_CASE("split_three_ways: every segment less | each equal alone | greater, st
             check_three_way_rounds<ts::keyed, std::uint32_t>(kv);
         }
     }
+}
+
+TEST_CASE("sort_short_segments: short segments of tiles without a long one sorted stably and finished, the rest untouched") {
+    // on CUDA a block owns the segments headed in its 2048 positions (1024 for
+    // 8-byte keys) and sorts a window of twice that: segments of every length
+    // up to the limit, crossing tile and window edges, after rounds of splits
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 65539, 1000003})) {
+        for (order o : {order::random, order::few, order::reversed}) {
+            CAPTURE(name(o));
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1600 + n), true);
+            check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 1700 + n), true);
+            check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 1800 + n), true);
+            auto k = keys<std::int32_t>(n, o, 1900 + n);
+            std::vector<ts::keyed> kv(n);
+            for (std::size_t i = 0; i < n; ++i) kv[i] = {k[i] % 5, int(i)};  // equal keys: the ids show stability
+            check_three_way_rounds<ts::keyed, std::uint32_t>(kv, true);
+        }
+    }
+    // the limit: what a block sorts on CUDA tiles, a thread's insertion sort elsewhere
+    sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
+    CHECK(segs.short_limit() == (std::string(sv::backend_name()) == "cuda" ? 2048u : 16u));
+    CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == 16u);
 }
 
 template <class T> void check_quicksort(std::size_t n, order o, std::uint64_t seed) {

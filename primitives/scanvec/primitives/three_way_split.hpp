@@ -13,7 +13,12 @@
 //   choose_pivots(segs, chooser)            pivot[s] <- chooser(keys, s, length) at each head
 //   count_three_ways(segs)                  each segment's less and equal counts; returns the
 //                                           descents (keys[i] < keys[i-1] inside a segment)
+//   count_three_ways(segs, chooser)         the pivots chosen as by choose_pivots, then counted
+//                                           (on CUDA tiles in the same pass, each tile choosing
+//                                           for every segment in it: for choosers of few reads)
 //   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
+//   sort_short_segments(segs)               the base case: every segment of at most
+//                                           segs.short_limit() keys sorted at once, finished
 //
 // After the split the less and greater parts are segments of their own and
 // every element equal to its pivot is a finished segment of one. Call
@@ -31,10 +36,18 @@
 // (atomics where a segment crosses tiles) together with the descents; the
 // split pass scans again with decoupled look-back across tiles and writes each
 // element, its new start and the new heads' lengths. Per round that is the
-// keys and starts read twice and written once.
+// keys and starts read twice and written once. Given a chooser, the count
+// pass also chooses the pivots. A tile whose keys are all finished is skipped
+// by both passes from the state after the one where it was first seen so: the
+// split writes into the buffers of two states ago, which hold it already. The
+// base case sorts, per tile of short_limit() positions, a window of two tiles
+// in shared memory (detail/short_sort_tiles.hpp); the split marks which tiles
+// hold short and long heads, so the others cost two reads; choose_pivots
+// reads the same marks and chooses only in tiles that hold heads.
 #pragma once
 
 #include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/detail/short_sort_tiles.hpp>
 #include <scanvec/primitives/detail/three_way_tiles.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/permute.hpp>
@@ -173,6 +186,52 @@ template <class Off, class Keys, class Chooser, class Out> struct pivot_at_heads
     }
 };
 
+/// Whether s heads a segment of 2 to limit keys and its tile of limit
+/// positions heads no longer segment (such a tile waits: see sort_short_segments).
+template <class Off> struct heads_short_segment {
+    const Off* start;
+    const Off* length;
+    index_t n;
+    index_t limit;
+    SCANVEC_HD bool heads_some(index_t s) const {  // a segment of two or more
+        return index_t(start[s]) == s && s + 1 < n && index_t(start[s + 1]) != s + 1;
+    }
+    SCANVEC_HD bool operator()(index_t s) const {
+        if (!heads_some(s) || index_t(length[s]) > limit) return false;
+        const index_t tile = s - s % limit, end = tile + limit < n ? tile + limit : n;
+        for (index_t h = tile; h < end; ++h)
+            if (heads_some(h) && index_t(length[h]) > limit) return false;
+        return true;
+    }
+};
+
+/// At the head s of a segment of 2 to Limit keys: sorts the segment in place
+/// (insertion sort, stable) and makes each of its keys a finished segment of one.
+template <class T, class Off, std::size_t Limit, class Keys, class KeysOut> struct sort_short_at_head {
+    Keys keys;
+    KeysOut keys_out;  // the same memory as keys
+    Off* start;
+    Off* length;
+    SCANVEC_HD void operator()(index_t s) const {
+        const index_t len = index_t(length[s]);
+        T x[Limit];
+        for (index_t k = 0; k < len; ++k) {
+            T key = keys[s + k];
+            index_t j = k;
+            for (; j > 0 && key < x[j - 1]; --j) x[j] = x[j - 1];
+            x[j] = key;
+        }
+        for (index_t k = 0; k < len; ++k) {
+            keys_out[s + k] = x[k];
+            start[s + k] = Off(s + k);
+            length[s + k] = Off(1);  // the generic split reads every segment's end
+        }
+    }
+};
+
+/// The generic form's longest short segment: one thread's insertion sort.
+constexpr std::size_t short_sort_limit = 16;
+
 /// The CUDA tile kernels serve arithmetic keys with 32-bit positions below 2^31 elements.
 template <class T, class Off> constexpr bool three_way_by_tiles() {
 #if defined(SCANVEC_BACKEND_CUDA)
@@ -195,6 +254,31 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
     /// Less and equal counts: the generic form's inclusive scan over all
     /// positions, or (CUDA tiles) each segment's totals at its head.
     vector<typename detail::tw_counts<Off>::word> counts;
+    /// CUDA tiles: per tile of short_limit() positions, the last split (by
+    /// number) that left a short segment's head there, and the last that left a
+    /// longer one's: [2t] and [2t + 1]. sort_short_segments and choose_pivots
+    /// read them to skip the tiles they have nothing to do in without reading them.
+    vector<std::uint32_t> tile_heads;
+    /// CUDA tiles: per tile of the count and split passes, the state (by its
+    /// number of splits) in which every key of it was first seen finished, ~0
+    /// before. From the next state on both passes skip it: the keys and starts
+    /// from two states ago (spare_keys, spare_start, where the split writes)
+    /// hold it too, since finished keys never move.
+    vector<std::uint32_t> finished;
+    vector<T> spare_keys;
+    vector<Off> spare_start;
+    std::uint32_t splits = 0;  ///< how many splits made this state
+
+    /// sort_short_segments sorts the segments of at most this many keys: on
+    /// CUDA tiles what a block's shared memory holds, else a thread's insertion sort.
+    std::size_t short_limit() const {
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>())
+            if (size() <= std::size_t(std::numeric_limits<std::int32_t>::max()))
+                return std::size_t(detail::short_sort_shape<T>::own);
+#endif
+        return detail::short_sort_limit;
+    }
 
     pivoted_segments() = default;
     /// One segment: the whole of keys. (pivot starts zeroed: a finished segment's
@@ -208,6 +292,18 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
         if constexpr (detail::three_way_by_tiles<T, Off>()) {  // the count pass adds into the totals at heads
             const std::uint64_t zero = 0;
             backend::copy_to_device(counts.data(), &zero, sizeof zero, "pivoted_segments (counts)");
+#if defined(SCANVEC_BACKEND_CUDA)
+            if (keys.size() >= 2 && keys.size() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                // no split has marked any tile yet (~0); "split 0" left one head, at 0
+                const std::size_t own = detail::short_sort_shape<T>::own, tiles = (keys.size() + own - 1) / own;
+                std::vector<std::uint32_t> marks(2 * tiles, ~std::uint32_t(0));
+                marks[keys.size() > own] = splits;
+                tile_heads = vector<std::uint32_t>(marks);
+                const std::size_t passes = detail::tw_tile_shape<T>::size;
+                finished = vector<std::uint32_t>(
+                    std::vector<std::uint32_t>((keys.size() + passes - 1) / passes, detail::tw_never));
+            }
+#endif
         }
     }
     std::size_t size() const { return keys.size(); }
@@ -218,6 +314,17 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
 template <class T, class Off, class Chooser> void choose_pivots(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
     detail::labelled("choose_pivots", segs.size(), [&] {
         const index_t n = index_t(segs.size());
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>()) {
+            if (n < 2) return 0;  // no segment of two
+            if (n <= index_t(std::numeric_limits<std::int32_t>::max())) {  // the split marked the tiles with heads
+                detail::pivots_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(), segs.pivot.data(),
+                                        chooser, segs.tile_heads.data(), segs.splits, std::size_t(n),
+                                        segs.keys.stream());
+                return 0;
+            }
+        }
+#endif
         auto keys = detail::reader(segs.keys);
         auto pivot = detail::writer(segs.pivot);
         using F = detail::pivot_at_heads<Off, decltype(keys), Chooser, decltype(pivot)>;
@@ -229,29 +336,87 @@ template <class T, class Off, class Chooser> void choose_pivots(pivoted_segments
     });
 }
 
+/// The base case of a segmented sort: sorts segments of 2 to L =
+/// segs.short_limit() keys in place, stably, and makes each of their keys a
+/// finished segment of one. Positions fall in tiles of L; the segments
+/// sorted are those headed in a tile that heads no segment longer than L (a
+/// tile still heading a long one waits, its short segments splitting on, so
+/// that each key is sorted once). Longer segments are left as they are.
+template <class T, class Off> void sort_short_segments(pivoted_segments<T, Off>& segs) {
+    detail::labelled("sort_short_segments", segs.size(), [&] {
+        const std::size_t n = segs.size();
+        if (n < 2) return 0;
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>()) {
+            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                detail::short_sort_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
+                                            segs.tile_heads.data(), segs.splits, n, segs.keys.stream());
+                return 0;
+            }
+        }
+#endif
+        // the heads first, then the sorts: a sort rewrites the starts that name heads
+        auto i = lazy::index(n);
+        const auto heads = pack(i, lazy::map(detail::heads_short_segment<Off>{segs.start.data(), segs.length.data(),
+                                                                             index_t(n), index_t(detail::short_sort_limit)},
+                                             i));
+        auto keys = detail::reader(segs.keys);
+        auto keys_out = detail::writer(segs.keys);
+        using F = detail::sort_short_at_head<T, Off, detail::short_sort_limit, decltype(keys), decltype(keys_out)>;
+        thrust::for_each(detail::policy(segs.keys.stream()), heads.data(), heads.data() + heads.size(),
+                         F{keys, keys_out, segs.start.data(), segs.length.data()});
+        backend::check_launch("sort_short_segments");
+        return 0;
+    });
+}
+
+namespace detail {
+/// A chooser that keeps the pivots already chosen.
+template <class Pivots> struct chosen_pivot {
+    Pivots pivot;
+    template <class Keys, class Off> SCANVEC_HD auto operator()(const Keys&, Off s, Off) const { return pivot[s]; }
+};
+template <class C> constexpr bool is_chosen_pivot = false;
+template <class P> constexpr bool is_chosen_pivot<chosen_pivot<P>> = true;
+
+template <class T, class Off, class Chooser> index_t count_three_ways_with(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
+    return labelled("count_three_ways", segs.size(), [&]() -> index_t {
+        const std::size_t n = segs.size();
+        if (n < 2) return 0;
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (three_way_by_tiles<T, Off>()) {
+            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max()))
+                return three_way_count_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
+                                                segs.pivot.data(), chooser, n, segs.counts.data(),
+                                                segs.finished.data(), segs.splits, segs.keys.stream());
+        }
+#endif
+        if constexpr (!is_chosen_pivot<Chooser>) choose_pivots(segs, chooser);
+        using C = tw_counts<Off>;
+        auto i = lazy::index(n);
+        const auto& a = segs.keys;
+        auto f = lazy::map(compare_to_pivot{}, a, lazy::back_permute(segs.pivot, segs.start));
+        segs.counts = inclusive_scan(lazy::map(count_of<Off>{}, f), typename C::op{});
+        return count(lazy::map(descent_in_segment{}, a, lazy::back_permute(a, lazy::map(previous{}, i)), segs.start, i));
+    });
+}
+}  // namespace detail
+
 /// Counts, in every segment, the keys less than and equal to its pivot
 /// (kept in segs.counts for split_three_ways); returns the descents, the
 /// positions i inside a segment with keys[i] < keys[i-1]: 0 when every
 /// segment is sorted. One host synchronisation (the returned count).
 template <class T, class Off> index_t count_three_ways(pivoted_segments<T, Off>& segs) {
-    return detail::labelled("count_three_ways", segs.size(), [&]() -> index_t {
-        const std::size_t n = segs.size();
-        if (n < 2) return 0;
-#if defined(SCANVEC_BACKEND_CUDA)
-        if constexpr (detail::three_way_by_tiles<T, Off>()) {
-            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max()))
-                return detail::three_way_count_by_tiles(segs.keys.data(), segs.start.data(), segs.pivot.data(),
-                                                        n, segs.counts.data(), segs.keys.stream());
-        }
-#endif
-        using C = detail::tw_counts<Off>;
-        auto i = lazy::index(n);
-        const auto& a = segs.keys;
-        auto f = lazy::map(detail::compare_to_pivot{}, a, lazy::back_permute(segs.pivot, segs.start));
-        segs.counts = inclusive_scan(lazy::map(detail::count_of<Off>{}, f), typename C::op{});
-        return count(lazy::map(detail::descent_in_segment{}, a, lazy::back_permute(a, lazy::map(detail::previous{}, i)),
-                               segs.start, i));
-    });
+    using P = decltype(detail::reader(segs.pivot));
+    return detail::count_three_ways_with(segs, detail::chosen_pivot<P>{detail::reader(segs.pivot)});
+}
+
+/// The same, choosing each segment's pivot first as choose_pivots(segs,
+/// chooser) does; on CUDA tiles in the same pass (each tile chooses the
+/// pivots of the segments it holds, where their part of it begins, so a
+/// segment of m tiles is chosen m times: worth it for choosers of few reads).
+template <class T, class Off, class Chooser> index_t count_three_ways(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
+    return detail::count_three_ways_with(segs, chooser);
 }
 
 /// Splits every segment three ways around its pivot, stably: its keys less
@@ -262,11 +427,10 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
     return detail::labelled("split_three_ways", segs.size(), [&] {
         const std::size_t n = segs.size();
         pivoted_segments<T, Off> out;
-        out.keys = vector<T>(n, no_init);
-        out.start = vector<Off>(n, no_init);
-        out.length = vector<Off>(n, no_init);
-        out.counts = vector<typename detail::tw_counts<Off>::word>(n, no_init);
         out.pivot = std::move(segs.pivot);
+        out.tile_heads = std::move(segs.tile_heads);
+        out.finished = std::move(segs.finished);
+        out.splits = segs.splits + 1;
         if (n < 2) {
             out.keys = std::move(segs.keys);
             out.start = std::move(segs.start);
@@ -276,10 +440,19 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
 #if defined(SCANVEC_BACKEND_CUDA)
         if constexpr (detail::three_way_by_tiles<T, Off>()) {
             if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                // into the buffers of two states ago (finished tiles are skipped: they hold them already)
+                const bool spare = segs.spare_keys.size() == n;
+                out.length = vector<Off>(n, no_init);
+                out.counts = vector<typename detail::tw_counts<Off>::word>(n, no_init);
+                out.keys = spare ? std::move(segs.spare_keys) : vector<T>(n, no_init);
+                out.start = spare ? std::move(segs.spare_start) : vector<Off>(n, no_init);
                 detail::three_way_split_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
                                                  out.pivot.data(), segs.counts.data(), n, out.keys.data(),
                                                  out.start.data(), out.length.data(), out.counts.data(),
+                                                 out.tile_heads.data(), out.finished.data(), segs.splits,
                                                  segs.keys.stream());
+                out.spare_keys = std::move(segs.keys);
+                out.spare_start = std::move(segs.start);
                 return out;
             }
         }

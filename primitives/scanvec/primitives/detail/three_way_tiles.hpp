@@ -8,7 +8,9 @@
 // is a segmented +-scan of both counts at once; it is associative, so CUB's
 // block scan and decoupled look-back run it like a sum.
 //
-// count pass: the tile's scan in shared memory; the last element of each
+// count pass: each segment's pivot chosen where its part of the tile begins
+// (by its head, or again by the tile it crosses into: the same answer); the
+// tile's scan in shared memory; the last element of each
 // segment in the tile leaves the segment's counts at its head: a plain store
 // when the whole segment lies in the tile, an atomic add when it crosses a
 // tile boundary (the split that made the segment zeroed its totals). The same
@@ -20,11 +22,15 @@
 //
 // A segment of one element (finished) has no pivot, no totals and never
 // moves: both passes recognise it from the starts alone (it is a head and so
-// is the next position).
+// is the next position). A tile of finished keys only is marked by the count
+// pass (finished[t] = the state's number of splits) and skipped by both passes
+// in every later state; the split then publishes it to the look-back as a tile
+// of heads, which no counts cross.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
+#include <scanvec/primitives/detail/short_sort_tiles.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/device_value.hpp>
@@ -42,6 +48,8 @@ namespace scanvec::detail {
 
 constexpr std::uint64_t tw_head = std::uint64_t(1) << 63;
 constexpr std::uint64_t tw_one_less = std::uint64_t(1) << 32;
+/// finished[t] of a tile not yet seen finished.
+constexpr std::uint32_t tw_never = ~std::uint32_t(0);
 
 /// The segmented sum of packed counts: restart at a head.
 struct tw_segmented_plus {
@@ -83,8 +91,8 @@ template <class T> struct tw_run {
     }
     __device__ bool alone(int k) const { return head(k) && next_is_head(k); }
 
-    /// Loads the tile at base, classifies every element against pivot[start]. Ends with a barrier.
-    __device__ void load(storage& smem, const T* keys, const std::uint32_t* start, const T* pivot, std::int32_t base,
+    /// Loads the tile at base: keys and starts. Ends with a barrier.
+    __device__ void load(storage& smem, const T* keys, const std::uint32_t* start, std::int32_t base,
                          std::int32_t count) {
         n = count;
         const int valid = n - base < threads * items ? n - base : threads * items;
@@ -96,15 +104,24 @@ template <class T> struct tw_run {
         __syncthreads();
         first = base + std::int32_t(threadIdx.x) * items;
         start_after = first + items < n ? __ldg(start + first + items) : 0u;
+    }
+    /// Classifies every element against its segment's pivot, pivot_of(k).
+    template <class PivotOf> __device__ void classify(const PivotOf& pivot_of) {
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             if (first + k >= n || alone(k)) {
                 w[k] = tw_head;  // past the end, or finished: no counts, and a segment of its own
                 continue;
             }
-            const T p = __ldg(pivot + s[k]);
+            const T p = pivot_of(k);
             w[k] = (head(k) ? tw_head : 0) | (v[k] < p ? tw_one_less : (p < v[k] ? 0 : 1));
         }
+    }
+    __device__ bool all_alone() const {
+        bool all = true;
+#pragma unroll
+        for (int k = 0; k < items; ++k) all &= first + k >= n || alone(k);
+        return all;
     }
     __device__ std::uint64_t aggregate() const {
         std::uint64_t a = 0;
@@ -114,10 +131,11 @@ template <class T> struct tw_run {
     }
 };
 
-template <class T>
-__global__ void __launch_bounds__(tw_tile_shape<T>::threads)
-    three_way_count_tiles(const T* keys, const std::uint32_t* start, const T* pivot, std::int32_t n,
-                          std::uint64_t* totals, unsigned long long* descents) {
+template <class T, class Chooser>
+__global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // 64 registers: 4 blocks an SM (the chooser would take 80)
+    three_way_count_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
+                          Chooser chooser, std::int32_t n, std::uint64_t* totals, unsigned long long* descents,
+                          std::uint32_t* finished, std::uint32_t splits) {
     using run_t = tw_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
@@ -127,11 +145,34 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
         typename block_scan::TempStorage scan;
         typename block_sum::TempStorage sum;
     } smem;
+    __shared__ T tile_pivot[tw_tile_shape<T>::size];  // at the tile position where each segment's part begins
 
     const std::int32_t base = std::int32_t(blockIdx.x) * tw_tile_shape<T>::size;
     const std::int32_t last = (n - base < tw_tile_shape<T>::size ? n : base + tw_tile_shape<T>::size) - 1;
+    if (finished[blockIdx.x] < splits) return;  // finished before this state: nothing to count
     run_t r;
-    r.load(smem.load, keys, start, pivot, base, n);
+    r.load(smem.load, keys, start, base, n);
+    if (__syncthreads_and(r.all_alone())) {  // every key finished: from the next state on, skipped
+        if (threadIdx.x == 0 && finished[blockIdx.x] == tw_never) finished[blockIdx.x] = splits;
+        return;
+    }
+    // the pivot of every segment with a part in this tile, chosen where the part
+    // begins (a segment crossing in from the left is chosen again here, with the
+    // same answer); its head stores it for the split
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const std::int32_t i = r.first + k;
+        if (i >= n || r.alone(k) || !(r.head(k) || i == base)) continue;
+        const std::uint32_t s = r.s[k];
+        const T p = chooser(keys, s, __ldg(length + s));
+        tile_pivot[i - base] = p;
+        if (r.head(k)) pivot[s] = p;
+    }
+    __syncthreads();
+    r.classify([&](int k) {
+        const std::int32_t from = std::int32_t(r.s[k]) - base;
+        return tile_pivot[from > 0 ? from : 0];
+    });
 
     unsigned down = 0;  // descents among my elements
 #pragma unroll
@@ -161,7 +202,8 @@ template <class T>
 __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     three_way_split_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
                           const std::uint64_t* totals, std::int32_t n, T* keys_out, std::uint32_t* start_out,
-                          std::uint32_t* length_out, std::uint64_t* totals_out, tw_tile_state tiles) {
+                          std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
+                          const std::uint32_t* finished, std::uint32_t splits, tw_tile_state tiles) {
     using run_t = tw_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
@@ -179,8 +221,13 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     } smem;
 
     const int tile = blockIdx.x;
+    if (finished[tile] < splits) {  // finished before this state: both buffers hold it already
+        if (threadIdx.x == 0) tiles.SetInclusive(tile, tw_head);  // a tile of heads: no counts pass it
+        return;
+    }
     run_t r;
-    r.load(smem.load, keys, start, pivot, std::int32_t(tile) * tw_tile_shape<T>::size, n);
+    r.load(smem.load, keys, start, std::int32_t(tile) * tw_tile_shape<T>::size, n);
+    r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
 
     std::uint64_t run;  // the segmented counts before my first element
     if (tile == 0) {
@@ -247,22 +294,55 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
         if (to[k] == none) continue;
         keys_out[to[k]] = v[k];
         start_out[to[k]] = head_at[k];
-        if (len[k] >= 2) {  // first in a new segment of two or more: its length, its totals zeroed
-            length_out[to[k]] = len[k];
+        if (len[k] >= 2) {  // first in a new segment of two or more: its length, its totals zeroed,
+            length_out[to[k]] = len[k];  // and its tile marked for sort_short_segments
             totals_out[to[k]] = 0;
+            constexpr std::uint32_t own = short_sort_shape<T>::own;
+            tile_heads[2 * (to[k] / own) + (len[k] > own)] = splits + 1;
         }
     }
 }
 
-/// The count pass over n < 2^31 elements; returns the descents (waits for them).
-template <class T>
-index_t three_way_count_by_tiles(const T* keys, const std::uint32_t* start, const T* pivot, std::size_t n,
-                                 std::uint64_t* totals, stream_t s) {
+/// choose_pivots on tiles: every segment of two or more keys was made by the
+/// last split (which splits them all), and that split marked the tiles of
+/// short_sort_shape<T>::own positions where it left such heads; a block per
+/// tile reads its two marks, and only a marked tile reads its starts and
+/// chooses at its heads. Late rounds and the first ones alike touch only the
+/// few tiles that hold heads.
+template <class T, class Chooser>
+__global__ void __launch_bounds__(256)
+    pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
+                           Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n) {
+    constexpr std::int32_t own = short_sort_shape<T>::own;
+    const std::int32_t tile = std::int32_t(blockIdx.x), base = tile * own;
+    if (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits) return;
+    for (std::int32_t i = base + std::int32_t(threadIdx.x); i < base + own && i + 1 < n; i += std::int32_t(blockDim.x))
+        if (start[i] == std::uint32_t(i) && start[i + 1] != std::uint32_t(i + 1))
+            pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
+}
+
+template <class T, class Chooser>
+void pivots_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
+                     const Chooser& chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::size_t n,
+                     stream_t s) {
+    const int tiles = int((n + short_sort_shape<T>::own - 1) / short_sort_shape<T>::own);
+    pivots_at_marked_tiles<T, Chooser><<<tiles, 256, 0, s>>>(keys, start, length, pivot, chooser, tile_heads, splits,
+                                                             std::int32_t(n));
+    backend::check_launch("choose_pivots (by marked tiles)");
+}
+
+/// The count pass over n < 2^31 elements, each segment's pivot chosen on the
+/// way (chooser(keys, s, length[s]), stored at its head); returns the
+/// descents (waits for them).
+template <class T, class Chooser>
+index_t three_way_count_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
+                                 const Chooser& chooser, std::size_t n, std::uint64_t* totals,
+                                 std::uint32_t* finished, std::uint32_t splits, stream_t s) {
     const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
     device_value<unsigned long long> descents(s);
     backend::fill_zero(descents.ptr(), sizeof(unsigned long long), s, "count_three_ways (descents)");
-    three_way_count_tiles<T><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(keys, start, pivot, std::int32_t(n),
-                                                                            totals, descents.ptr());
+    three_way_count_tiles<T, Chooser><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
+        keys, start, length, pivot, chooser, std::int32_t(n), totals, descents.ptr(), finished, splits);
     backend::check_launch("count_three_ways (count by tiles)");
     return index_t(descents.get());
 }
@@ -271,11 +351,13 @@ index_t three_way_count_by_tiles(const T* keys, const std::uint32_t* start, cons
 template <class T>
 void three_way_split_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
                               const std::uint64_t* totals, std::size_t n, T* keys_out, std::uint32_t* start_out,
-                              std::uint32_t* length_out, std::uint64_t* totals_out, stream_t s) {
+                              std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
+                              const std::uint32_t* finished, std::uint32_t splits, stream_t s) {
     const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
     const tile_state<tw_tile_state> status(num_tiles, s, "split_three_ways");
     three_way_split_tiles<T><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
-        keys, start, length, pivot, totals, std::int32_t(n), keys_out, start_out, length_out, totals_out, status.tiles);
+        keys, start, length, pivot, totals, std::int32_t(n), keys_out, start_out, length_out, totals_out, tile_heads,
+        finished, splits, status.tiles);
     backend::check_launch("split_three_ways (split by tiles)");
 }
 

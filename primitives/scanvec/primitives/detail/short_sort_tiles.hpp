@@ -1,0 +1,138 @@
+// scanvec/primitives/detail/short_sort_tiles.hpp - sort every short segment at once (CUDA).
+//
+// The base case of a segmented quicksort: a segment that fits in a block's
+// shared memory is sorted there in one go instead of by further rounds.
+//
+// A block owns the segments whose head lies in its tile of `own` positions and
+// whose length is at most `own`; such a segment ends within the window of two
+// tiles starting at the block's tile. It sorts them once no longer segment is
+// headed in its tile (before, most of its window would be sorted again in a
+// later round): the last split marked, per tile, whether it left a short
+// head there and whether a long one, so an idle block reads two words only. The block loads that window and sorts
+// it by (rank, key), where an element of an owned short segment has the rank
+// of its head and every other element the rank of its own position: the owned
+// segments come out sorted in their own places and every other element stays
+// where it was. The block writes back only the owned segments, and every key
+// of them becomes a finished segment of one (start[i] = i).
+//
+// Windows of neighbouring tiles overlap, so the even tiles run in one launch
+// and the odd tiles in the next: no block reads what another block of the
+// same launch writes.
+#pragma once
+
+#if defined(SCANVEC_BACKEND_CUDA)
+
+#include <scanvec/runtime/backend.hpp>
+
+#include <cub/block/block_exchange.cuh>
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_merge_sort.cuh>
+
+#include <cstdint>
+
+namespace scanvec::detail {
+
+template <class T> struct short_sort_shape {
+    static constexpr int threads = 256;
+    // a window of 4096 (4-byte keys) or 2048 (8-byte keys): the sort's
+    // shared memory (window x (key, rank)) stays within the static 48 KB
+    static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
+    static constexpr int window = threads * items;
+    static constexpr int own = window / 2;  ///< a block's tile, and the longest segment it sorts
+};
+
+template <class T> struct ranked_key {
+    T key;
+    std::uint32_t rank;  // the window position of its segment's head, or its own
+};
+
+struct by_rank_then_key {
+    template <class T> __device__ bool operator()(const ranked_key<T>& a, const ranked_key<T>& b) const {
+        return a.rank != b.rank ? a.rank < b.rank : a.key < b.key;
+    }
+};
+
+template <class T>
+__global__ void __launch_bounds__(short_sort_shape<T>::threads)
+    short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
+                     std::uint32_t splits, std::int32_t n, int parity) {
+    using shape = short_sort_shape<T>;
+    constexpr int threads = shape::threads, items = shape::items, own = shape::own;
+    using load_keys = cub::BlockLoad<T, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using load_starts = cub::BlockLoad<std::uint32_t, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using sort = cub::BlockMergeSort<ranked_key<T>, threads, items>;
+    using exchange = cub::BlockExchange<ranked_key<T>, threads, items>;
+    __shared__ union {
+        typename load_keys::TempStorage keys;
+        typename load_starts::TempStorage starts;
+        typename sort::TempStorage sort;
+        typename exchange::TempStorage exchange;
+    } smem;
+    __shared__ bool short_head[own];  // short_head[h]: base + h heads an owned short segment
+
+    const std::int32_t tile = 2 * std::int32_t(blockIdx.x) + parity, base = tile * own;
+    if (base >= n || tile_heads[2 * tile] != splits || tile_heads[2 * tile + 1] == splits) return;
+    const int valid = n - base < shape::window ? n - base : shape::window;
+
+    // which heads in my tile begin a segment of 2 to `own` elements
+    bool any = false;
+    for (int h = threadIdx.x; h < own; h += threads) {
+        const std::int32_t i = base + h;
+        bool is_short = false;
+        if (i < n && start[i] == std::uint32_t(i) && i + 1 < n && start[i + 1] != std::uint32_t(i + 1))
+            is_short = length[i] <= std::uint32_t(own);
+        short_head[h] = is_short;
+        any |= is_short;
+    }
+    if (!__syncthreads_or(any)) return;
+
+    T v[items];
+    std::uint32_t s[items];
+    if (valid == shape::window) load_keys(smem.keys).Load(keys + base, v);
+    else load_keys(smem.keys).Load(keys + base, v, valid, T());  // past the end: rank j keeps them last
+    __syncthreads();
+    if (valid == shape::window) load_starts(smem.starts).Load(start + base, s);
+    else load_starts(smem.starts).Load(start + base, s, valid, 0u);
+    __syncthreads();
+
+    ranked_key<T> r[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const int j = int(threadIdx.x) * items + k;  // blocked: my elements are consecutive
+        const std::int32_t h = std::int32_t(s[k]) - base;
+        const bool owned = j < valid && h >= 0 && h < own && short_head[h];
+        r[k] = {v[k], std::uint32_t(owned ? h : j)};
+    }
+    sort(smem.sort).StableSort(r, by_rank_then_key{});
+    __syncthreads();
+    exchange(smem.exchange).BlockedToStriped(r);  // neighbouring lanes, neighbouring positions
+
+    // the element now at window position j belongs to an owned segment exactly
+    // when its rank is an owned head (any other element kept rank j, and j is
+    // no owned head, or the element there would have been owned)
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const int j = k * threads + int(threadIdx.x);
+        if (j >= valid || r[k].rank >= std::uint32_t(own) || !short_head[r[k].rank]) continue;
+        keys[base + j] = r[k].key;
+        start[base + j] = std::uint32_t(base + j);
+    }
+}
+
+/// Sorts every segment of 2 to short_sort_shape<T>::own keys in place; each of
+/// their keys becomes a finished segment of one. n < 2^31.
+template <class T>
+void short_sort_by_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
+                         std::uint32_t splits, std::size_t n, stream_t s) {
+    using shape = short_sort_shape<T>;
+    const int tiles = int((n + shape::own - 1) / shape::own);
+    for (int parity = 0; parity < 2 && parity < tiles; ++parity) {
+        short_sort_tiles<T><<<(tiles - parity + 1) / 2, shape::threads, 0, s>>>(keys, start, length, tile_heads, splits,
+                                                                                 std::int32_t(n), parity);
+        backend::check_launch("sort_short_segments (sort by tiles)");
+    }
+}
+
+}  // namespace scanvec::detail
+
+#endif
