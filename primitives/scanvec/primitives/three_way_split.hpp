@@ -48,6 +48,7 @@
 
 #include <scanvec/primitives/derived.hpp>
 #include <scanvec/primitives/detail/short_sort_tiles.hpp>
+#include <scanvec/primitives/detail/three_way_place.hpp>
 #include <scanvec/primitives/detail/three_way_tiles.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/permute.hpp>
@@ -133,17 +134,15 @@ struct previous {
     SCANVEC_HD index_t operator()(index_t i) const { return i > 0 ? i - 1 : 0; }
 };
 
-/// i's place after the split, its new segment's start and that segment's length.
-/// before, base, through: the counts before i, before its segment, through its segment.
-template <class Off> struct tw_place {
-    Off dest, start, length;
-};
+// (tw_place: detail/three_way_place.hpp)
 template <class Off>
 field_list<tw_place<Off>, &tw_place<Off>::dest, &tw_place<Off>::start, &tw_place<Off>::length>
 scanvec_fields_of(tw_place<Off>*) {
     return {};
 }
 
+/// i's place after the split, its new segment's start and that segment's length.
+/// before, base, through: the counts before i, before its segment, through its segment.
 template <class Off> struct three_way_place {
     using C = tw_counts<Off>;
     template <class W>

@@ -31,6 +31,7 @@
 #if defined(SCANVEC_BACKEND_CUDA)
 
 #include <scanvec/primitives/detail/short_sort_tiles.hpp>
+#include <scanvec/primitives/detail/three_way_place.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/device_value.hpp>
@@ -46,14 +47,27 @@
 
 namespace scanvec::detail {
 
-constexpr std::uint64_t tw_head = std::uint64_t(1) << 63;
-constexpr std::uint64_t tw_one_less = std::uint64_t(1) << 32;
+/// The packed word's layout: the head flag in the top bit, less above equal.
+/// The split's scan crosses tiles (64-bit words, counts below 2^31); the
+/// count's stays in one tile, whose counts fit 15 bits: 32-bit words, half
+/// the integer work of a pass that is bound by it.
+template <class Word> struct tw_format;
+template <> struct tw_format<std::uint64_t> {
+    static constexpr std::uint64_t head = std::uint64_t(1) << 63;
+    static constexpr int less_shift = 32;
+};
+template <> struct tw_format<std::uint32_t> {
+    static constexpr std::uint32_t head = std::uint32_t(1) << 31;
+    static constexpr int less_shift = 16;
+};
+constexpr std::uint64_t tw_head = tw_format<std::uint64_t>::head;
+constexpr std::uint64_t tw_one_less = std::uint64_t(1) << tw_format<std::uint64_t>::less_shift;
 /// finished[t] of a tile not yet seen finished.
 constexpr std::uint32_t tw_never = ~std::uint32_t(0);
 
 /// The segmented sum of packed counts: restart at a head.
-struct tw_segmented_plus {
-    __host__ __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return (b & tw_head) ? b : a + b; }
+template <class Word = std::uint64_t> struct tw_segmented_plus {
+    __host__ __device__ Word operator()(Word a, Word b) const { return (b & tw_format<Word>::head) ? b : a + b; }
 };
 
 template <class T> struct tw_tile_shape {
@@ -67,7 +81,8 @@ template <class T> struct tw_tile_shape {
 using tw_tile_state = cub::ScanTileState<std::uint64_t>;
 
 /// One thread's run of a tile: its keys and starts, and each element's word.
-template <class T> struct tw_run {
+template <class T, class Word = std::uint64_t> struct tw_run {
+    static constexpr Word head_bit = tw_format<Word>::head, one_less = Word(1) << tw_format<Word>::less_shift;
     static constexpr int threads = tw_tile_shape<T>::threads, items = tw_tile_shape<T>::items;
     // Blocked and vectorized straight into registers (no shared memory, no
     // barrier): the keys' and the starts' loads are in flight together, which
@@ -75,7 +90,7 @@ template <class T> struct tw_run {
 
     T v[items];
     std::uint32_t s[items];
-    std::uint64_t w[items];
+    Word w[items];
     std::int32_t first;  // position of v[0]
     std::int32_t n;
     std::uint32_t start_after;  // start of the position after v[items-1] (when there is one)
@@ -109,11 +124,11 @@ template <class T> struct tw_run {
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             if (first + k >= n || alone(k)) {
-                w[k] = tw_head;  // past the end, or finished: no counts, and a segment of its own
+                w[k] = head_bit;  // past the end, or finished: no counts, and a segment of its own
                 continue;
             }
             const T p = pivot_of(k);
-            w[k] = (head(k) ? tw_head : 0) | (v[k] < p ? tw_one_less : (p < v[k] ? 0 : 1));
+            w[k] = (head(k) ? head_bit : 0) | (v[k] < p ? one_less : (p < v[k] ? 0 : 1));
         }
     }
     __device__ bool all_alone() const {
@@ -122,22 +137,24 @@ template <class T> struct tw_run {
         for (int k = 0; k < items; ++k) all &= first + k >= n || alone(k);
         return all;
     }
-    __device__ std::uint64_t aggregate() const {
-        std::uint64_t a = 0;
+    __device__ Word aggregate() const {
+        Word a = 0;
 #pragma unroll
-        for (int k = 0; k < items; ++k) a = tw_segmented_plus{}(a, w[k]);
+        for (int k = 0; k < items; ++k) a = tw_segmented_plus<Word>{}(a, w[k]);
         return a;
     }
 };
 
 template <class T, class Chooser>
-__global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // 64 registers: 4 blocks an SM (the chooser would take 80)
+__global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // at most 64 registers: 4 blocks an SM or more (int keys: 48, 5 blocks; a chooser of its own would take 80)
     three_way_count_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                           Chooser chooser, std::int32_t n, std::uint64_t* totals, unsigned long long* descents,
                           std::uint32_t* finished, std::uint32_t splits) {
-    using run_t = tw_run<T>;
+    using word = std::uint32_t;  // counts within the tile
+    static_assert(tw_tile_shape<T>::size < 1 << 15, "a tile's counts fit 15 bits");
+    using run_t = tw_run<T, word>;
     constexpr int threads = run_t::threads, items = run_t::items;
-    using block_scan = cub::BlockScan<std::uint64_t, threads>;
+    using block_scan = cub::BlockScan<word, threads>;
     using block_sum = cub::BlockReduce<unsigned, threads>;
     __shared__ union {
         typename block_scan::TempStorage scan;
@@ -178,17 +195,19 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // 64 registers
         const std::int32_t i = r.first + k;
         if (i < n && i > 0 && !r.head(k)) down += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
     }
-    std::uint64_t run;
-    block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), tw_segmented_plus{});
+    word run;
+    block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), tw_segmented_plus<word>{});
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        run = tw_segmented_plus{}(run, r.w[k]);
+        run = tw_segmented_plus<word>{}(run, r.w[k]);
         const std::int32_t i = r.first + k;
         if (i > last || r.alone(k)) continue;
         const bool ends = r.next_is_head(k);
         if (!ends && i != last) continue;  // not the segment's last element in this tile
-        const std::uint64_t counts = run & ~tw_head;
-        if (ends && (run & tw_head)) totals[r.s[k]] = counts;  // the whole segment is in this tile
+        constexpr int shift = tw_format<word>::less_shift;
+        const word c = run & ~run_t::head_bit;  // as the 64-bit word of the totals:
+        const std::uint64_t counts = std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
+        if (ends && (run & run_t::head_bit)) totals[r.s[k]] = counts;  // the whole segment is in this tile
         else atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
     }
     __syncthreads();
@@ -205,16 +224,18 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     using run_t = tw_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
-    using look_back = cub::TilePrefixCallbackOp<std::uint64_t, tw_segmented_plus, tw_tile_state>;
+    using look_back = cub::TilePrefixCallbackOp<std::uint64_t, tw_segmented_plus<>, tw_tile_state>;
     using exchange_keys = cub::BlockExchange<T, threads, items>;
-    using exchange_places = cub::BlockExchange<std::uint32_t, threads, items>;
+    using exchange_places = cub::BlockExchange<tw_place<std::uint32_t>, threads, items>;
     __shared__ union {
         struct {
             typename block_scan::TempStorage scan;
             typename look_back::TempStorage prefix;
         } scan;
-        typename exchange_keys::TempStorage keys;
-        typename exchange_places::TempStorage places;
+        struct {  // both exchanged between the same two barriers
+            typename exchange_keys::TempStorage keys;
+            typename exchange_places::TempStorage places;
+        } out;
     } smem;
 
     const int tile = blockIdx.x;
@@ -229,27 +250,27 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     std::uint64_t run;  // the segmented counts before my first element
     if (tile == 0) {
         std::uint64_t tile_total;
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), tw_segmented_plus{}, tile_total);
+        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), tw_segmented_plus<>{}, tile_total);
         if (threadIdx.x == 0) tiles.SetInclusive(0, tile_total);
     } else {
-        look_back prefix(tiles, smem.scan.prefix, tw_segmented_plus{}, tile);
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, tw_segmented_plus{}, prefix);
+        look_back prefix(tiles, smem.scan.prefix, tw_segmented_plus<>{}, tile);
+        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, tw_segmented_plus<>{}, prefix);
     }
 
     // each element's place and its new segment's start (none past the end)
     constexpr std::uint32_t none = ~std::uint32_t(0);
-    std::uint32_t at[items], from[items], new_length[items];
+    tw_place<std::uint32_t> place[items];
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint64_t before = run;
-        run = tw_segmented_plus{}(run, r.w[k]);
+        run = tw_segmented_plus<>{}(run, r.w[k]);
         const std::int32_t i = r.first + k;
-        at[k] = from[k] = none;
-        new_length[k] = 0;
+        place[k].dest = place[k].start = none;
+        place[k].length = 0;
         if (i >= n) continue;
         const std::uint32_t s = r.s[k];
         if (r.alone(k)) {  // finished: stays
-            at[k] = from[k] = std::uint32_t(i);
+            place[k].dest = place[k].start = std::uint32_t(i);
             continue;
         }
         const std::uint64_t in = r.head(k) ? 0 : before & ~tw_head;  // my segment's counts before me
@@ -258,44 +279,39 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
         const std::uint32_t less_all = std::uint32_t(all >> 32), equal_all = std::uint32_t(all);
         std::uint32_t len;
         if (r.w[k] & tw_one_less) {
-            at[k] = s + less;
-            from[k] = s;
+            place[k].dest = s + less;
+            place[k].start = s;
             len = less_all;
         } else if (r.w[k] & 1) {
-            at[k] = from[k] = s + less_all + equal;
+            place[k].dest = place[k].start = s + less_all + equal;
             len = 1;
         } else {
-            from[k] = s + less_all + equal_all;
-            at[k] = from[k] + (std::uint32_t(i) - s - less - equal);
-            len = at[k] == from[k] ? __ldg(length + s) - less_all - equal_all : 0;
+            place[k].start = s + less_all + equal_all;
+            place[k].dest = place[k].start + (std::uint32_t(i) - s - less - equal);
+            len = place[k].dest == place[k].start ? __ldg(length + s) - less_all - equal_all : 0;
         }
-        if (at[k] != from[k]) len = 0;  // only the first of a new segment writes its length
-        new_length[k] = len;
+        if (place[k].dest != place[k].start) len = 0;  // only the first of a new segment writes its length
+        place[k].length = len;
     }
     // Each thread holds consecutive elements; stored as they are, a warp's
     // stores would land 'items' apart. Striped across the threads instead,
     // neighbouring lanes hold neighbouring elements, whose places are mostly
     // neighbours too (a run per class and segment): coalesced stores.
     T v[items];
-    std::uint32_t to[items], head_at[items], len[items];
+    tw_place<std::uint32_t> p[items];
     __syncthreads();
-    exchange_keys(smem.keys).BlockedToStriped(r.v, v);
-    __syncthreads();
-    exchange_places(smem.places).BlockedToStriped(at, to);
-    __syncthreads();
-    exchange_places(smem.places).BlockedToStriped(from, head_at);
-    __syncthreads();
-    exchange_places(smem.places).BlockedToStriped(new_length, len);
+    exchange_keys(smem.out.keys).BlockedToStriped(r.v, v);
+    exchange_places(smem.out.places).BlockedToStriped(place, p);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        if (to[k] == none) continue;
-        keys_out[to[k]] = v[k];
-        start_out[to[k]] = head_at[k];
-        if (len[k] >= 2) {  // first in a new segment of two or more: its length, its totals zeroed,
-            length_out[to[k]] = len[k];  // and its tile marked for sort_short_segments
-            totals_out[to[k]] = 0;
+        if (p[k].dest == none) continue;
+        keys_out[p[k].dest] = v[k];
+        start_out[p[k].dest] = p[k].start;
+        if (p[k].length >= 2) {  // first in a new segment of two or more: its length, its totals zeroed,
+            length_out[p[k].dest] = p[k].length;  // and its tile marked for sort_short_segments
+            totals_out[p[k].dest] = 0;
             constexpr std::uint32_t own = short_sort_shape<T>::own;
-            tile_heads[2 * (to[k] / own) + (len[k] > own)] = splits + 1;
+            tile_heads[2 * (p[k].dest / own) + (p[k].length > own)] = splits + 1;
         }
     }
 }
