@@ -306,17 +306,18 @@ template <class T> struct three_way_reference {
         for (std::size_t i = 1; i < keys.size(); ++i) d += start[i] != i && keys[i] < keys[i - 1];
         return d;
     }
-    /// The base case: in every tile of limit positions that heads no segment
-    /// longer than limit, each segment headed there sorted stably, each key finished.
-    void sort_short(std::size_t limit) {
+    /// The base case: in every tile of `tile` positions that heads no segment
+    /// longer than tile, each segment headed there sorted stably, each key
+    /// finished; every segment of tile to limit keys too.
+    void sort_short(std::size_t tile, std::size_t limit) {
         const std::size_t n = keys.size();
-        std::vector<bool> waits((n + limit - 1) / limit + 1, false);
+        std::vector<bool> waits((n + tile - 1) / tile + 1, false);
         for (std::size_t s = 0; s < n; ++s)
-            if (start[s] == s && length[s] > limit) waits[s / limit] = true;
+            if (start[s] == s && length[s] > tile) waits[s / tile] = true;
         for (std::size_t s = 0; s < n;) {
             std::size_t e = s + 1;
             while (e < n && start[e] != e) ++e;
-            if (e - s >= 2 && e - s <= limit && !waits[s / limit]) {
+            if (e - s >= 2 && (e - s <= tile ? !waits[s / tile] : e - s <= limit)) {
                 std::stable_sort(keys.begin() + std::ptrdiff_t(s), keys.begin() + std::ptrdiff_t(e));
                 for (std::size_t i = s; i < e; ++i) start[i] = i, length[i] = 1;
             }
@@ -356,7 +357,7 @@ template <class T, class Off> void check_three_way_rounds(const std::vector<T>& 
         CAPTURE(round);
         if (base_case) {
             sv::sort_short_segments(segs);
-            ref.sort_short(segs.short_limit());
+            ref.sort_short(segs.short_tile(), segs.short_limit());
             REQUIRE(segs.keys.to_host() == ref.keys);
             const auto start = segs.start.to_host();
             REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
@@ -401,7 +402,8 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     // on CUDA a block owns the segments headed in its 2048 positions (1024 for
     // 8-byte keys) and sorts a window of twice that: segments of every length
     // up to the limit, crossing tile and window edges, after rounds of splits
-    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 65539, 1000003})) {
+    // (32-bit integers on CUDA: a segment of 2049 to 8192 keys sorted whole by a block)
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 8192, 8193, 65539, 1000003})) {
         for (order o : {order::random, order::few, order::reversed}) {
             CAPTURE(name(o));
             check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1600 + n), true);
@@ -413,9 +415,15 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
             check_three_way_rounds<ts::keyed, std::uint32_t>(kv, true);
         }
     }
-    // the limit: what a block sorts on CUDA tiles, a thread's insertion sort elsewhere
+    // the limits: what a block sorts on CUDA tiles (a tile's short segments;
+    // for 32-bit integers one whole segment), a thread's insertion sort elsewhere
+    const bool cuda = std::string(sv::backend_name()) == "cuda";
     sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
-    CHECK(segs.short_limit() == (std::string(sv::backend_name()) == "cuda" ? 2048u : 16u));
+    CHECK(segs.short_tile() == (cuda ? 2048u : 16u));
+    CHECK(segs.short_limit() == (cuda ? 8192u : 16u));
+    sv::pivoted_segments<float> floats{sv::vector<float>(std::size_t(100))};
+    CHECK(floats.short_limit() == (cuda ? 2048u : 16u));
+    CHECK(floats.short_tile() == floats.short_limit());
     CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == 16u);
 }
 

@@ -40,10 +40,13 @@
 // pass also chooses the pivots. A tile whose keys are all finished is skipped
 // by both passes from the state after the one where it was first seen so: the
 // split writes into the buffers of two states ago, which hold it already. The
-// base case sorts, per tile of short_limit() positions, a window of two tiles
+// base case sorts, per tile of short_tile() positions, a window of two tiles
 // in shared memory (detail/short_sort_tiles.hpp); the split marks which tiles
 // hold short and long heads, so the others cost two reads; choose_pivots
-// reads the same marks and chooses only in tiles that hold heads.
+// reads the same marks and chooses only in tiles that hold heads. For 32-bit
+// integer keys the split also queues the segments of one to four tiles it
+// makes, and the base case sorts each whole in one block
+// (detail/block_sort_segments.hpp): some three rounds of splits fewer.
 #pragma once
 
 #include <scanvec/primitives/derived.hpp>
@@ -258,6 +261,10 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
     /// longer one's: [2t] and [2t + 1]. sort_short_segments and choose_pivots
     /// read them to skip the tiles they have nothing to do in without reading them.
     vector<std::uint32_t> tile_heads;
+    /// CUDA tiles, 32-bit integer keys: the heads of the segments longer than
+    /// short_tile() and at most short_limit() keys that the last split made
+    /// ([0] counts them), which sort_short_segments sorts a block each.
+    vector<std::uint32_t> block_sort_queue;
     /// CUDA tiles: per tile of the count and split passes, the state (by its
     /// number of splits) in which every key of it was first seen finished, ~0
     /// before. From the next state on both passes skip it: the keys and starts
@@ -273,8 +280,18 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
     std::size_t short_limit() const {
 #if defined(SCANVEC_BACKEND_CUDA)
         if constexpr (detail::three_way_by_tiles<T, Off>())
-            if (size() <= std::size_t(std::numeric_limits<std::int32_t>::max()))
-                return std::size_t(detail::short_sort_shape<T>::own);
+            if (by_tiles()) return std::size_t(detail::block_sort_limit<T>);
+#endif
+        return detail::short_sort_limit;
+    }
+    /// The tiles of sort_short_segments' waiting rule: a segment of at most
+    /// this many keys is sorted with the others headed in its tile of as many
+    /// positions. Below short_limit() (32-bit integer keys on CUDA tiles) the
+    /// longer short segments are sorted whole, a block each.
+    std::size_t short_tile() const {
+#if defined(SCANVEC_BACKEND_CUDA)
+        if constexpr (detail::three_way_by_tiles<T, Off>())
+            if (by_tiles()) return std::size_t(detail::short_sort_shape<T>::own);
 #endif
         return detail::short_sort_limit;
     }
@@ -298,6 +315,10 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
                 std::vector<std::uint32_t> marks(2 * tiles, ~std::uint32_t(0));
                 marks[keys.size() > own] = splits;
                 tile_heads = vector<std::uint32_t>(marks);
+                // 1 + slots: the most segments longer than a tile a split can make, and the count
+                std::vector<std::uint32_t> queue(1 + tiles, 0u);
+                queue[0] = keys.size() > own && keys.size() <= detail::block_sort_limit<T>;  // the one segment
+                block_sort_queue = vector<std::uint32_t>(queue);
                 const std::size_t passes = detail::tw_tile_shape<T>::size;
                 finished = vector<std::uint32_t>(
                     std::vector<std::uint32_t>((keys.size() + passes - 1) / passes, detail::tw_never));
@@ -306,6 +327,9 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
         }
     }
     std::size_t size() const { return keys.size(); }
+
+  private:
+    bool by_tiles() const { return size() <= std::size_t(std::numeric_limits<std::int32_t>::max()); }
 };
 
 /// pivot[s] <- chooser(keys, s, length[s]) at each head s of a segment of two
@@ -337,10 +361,12 @@ template <class T, class Off, class Chooser> void choose_pivots(pivoted_segments
 
 /// The base case of a segmented sort: sorts segments of 2 to L =
 /// segs.short_limit() keys in place, stably, and makes each of their keys a
-/// finished segment of one. Positions fall in tiles of L; the segments
-/// sorted are those headed in a tile that heads no segment longer than L (a
-/// tile still heading a long one waits, its short segments splitting on, so
-/// that each key is sorted once). Longer segments are left as they are.
+/// finished segment of one. Positions fall in tiles of W = segs.short_tile();
+/// the segments of at most W keys sorted are those headed in a tile where the
+/// last split left no head of a segment longer than W (such a tile waits, its
+/// short segments splitting on, so that each key is sorted once); those of W
+/// to L keys (L > W for 32-bit integer keys on CUDA tiles) are all sorted.
+/// Longer segments are left as they are.
 template <class T, class Off> void sort_short_segments(pivoted_segments<T, Off>& segs) {
     detail::labelled("sort_short_segments", segs.size(), [&] {
         const std::size_t n = segs.size();
@@ -348,6 +374,9 @@ template <class T, class Off> void sort_short_segments(pivoted_segments<T, Off>&
 #if defined(SCANVEC_BACKEND_CUDA)
         if constexpr (detail::three_way_by_tiles<T, Off>()) {
             if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                detail::block_sort_queued(segs.keys.data(), segs.start.data(), segs.length.data(),
+                                          segs.block_sort_queue.data(), segs.block_sort_queue.size() - 1,
+                                          segs.keys.stream());
                 detail::short_sort_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
                                             segs.tile_heads.data(), segs.splits, n, segs.keys.stream());
                 return 0;
@@ -428,6 +457,7 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
         pivoted_segments<T, Off> out;
         out.pivot = std::move(segs.pivot);
         out.tile_heads = std::move(segs.tile_heads);
+        out.block_sort_queue = std::move(segs.block_sort_queue);
         out.finished = std::move(segs.finished);
         out.splits = segs.splits + 1;
         if (n < 2) {
@@ -448,7 +478,8 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
                 detail::three_way_split_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
                                                  out.pivot.data(), segs.counts.data(), n, out.keys.data(),
                                                  out.start.data(), out.length.data(), out.counts.data(),
-                                                 out.tile_heads.data(), out.finished.data(), segs.splits,
+                                                 out.tile_heads.data(), out.block_sort_queue.data(),
+                                                 out.block_sort_queue.size() - 1, out.finished.data(), segs.splits,
                                                  segs.keys.stream());
                 out.spare_keys = std::move(segs.keys);
                 out.spare_start = std::move(segs.start);

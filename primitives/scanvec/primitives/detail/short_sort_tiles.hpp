@@ -58,13 +58,20 @@ template <class T> struct ranked_key {
 /// sign flipped). Others (floating point: -0 and +0, NaN) by their operator<.
 template <class T> constexpr bool short_sort_by_radix = std::is_integral_v<T> && sizeof(T) == 4;
 
+/// A 32-bit integer key's bits in unsigned order (a signed key's sign flipped), and back.
+template <class T> __device__ std::uint32_t radix_bits(T key) {
+    return std::uint32_t(key) ^ (std::is_signed_v<T> ? 0x80000000u : 0u);
+}
+template <class T> __device__ T from_radix_bits(std::uint32_t bits) {
+    return T(bits ^ (std::is_signed_v<T> ? 0x80000000u : 0u));
+}
+
 /// (rank, key) as one word whose unsigned order is by rank, then key.
 template <class T> __device__ std::uint64_t rank_key_word(std::uint32_t rank, T key) {
-    const std::uint32_t bits = std::uint32_t(key) ^ (std::is_signed_v<T> ? 0x80000000u : 0u);
-    return std::uint64_t(rank) << 32 | bits;
+    return std::uint64_t(rank) << 32 | radix_bits(key);
 }
 template <class T> __device__ ranked_key<T> from_rank_key_word(std::uint64_t w) {
-    return {T(std::uint32_t(w) ^ (std::is_signed_v<T> ? 0x80000000u : 0u)), std::uint32_t(w >> 32)};
+    return {from_radix_bits<T>(std::uint32_t(w)), std::uint32_t(w >> 32)};
 }
 
 struct by_rank_then_key {

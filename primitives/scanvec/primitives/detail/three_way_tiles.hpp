@@ -30,6 +30,7 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
+#include <scanvec/primitives/detail/block_sort_segments.hpp>
 #include <scanvec/primitives/detail/short_sort_tiles.hpp>
 #include <scanvec/primitives/detail/three_way_place.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
@@ -220,7 +221,8 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     three_way_split_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
                           const std::uint64_t* totals, std::int32_t n, T* keys_out, std::uint32_t* start_out,
                           std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
-                          const std::uint32_t* finished, std::uint32_t splits, tw_tile_state tiles) {
+                          std::uint32_t* block_sort_queue, std::uint32_t queue_slots, const std::uint32_t* finished,
+                          std::uint32_t splits, tw_tile_state tiles) {
     using run_t = tw_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
@@ -312,6 +314,10 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
             totals_out[p[k].dest] = 0;
             constexpr std::uint32_t own = short_sort_shape<T>::own;
             tile_heads[2 * (p[k].dest / own) + (p[k].length > own)] = splits + 1;
+            if (block_sorts<T>(p[k].length)) {  // queued for the base case's block sort
+                const std::uint32_t slot = atomicAdd(block_sort_queue, 1u);
+                if (slot < queue_slots) block_sort_queue[1 + slot] = p[k].dest;
+            }
         }
     }
 }
@@ -365,12 +371,14 @@ template <class T>
 void three_way_split_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
                               const std::uint64_t* totals, std::size_t n, T* keys_out, std::uint32_t* start_out,
                               std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
+                              std::uint32_t* block_sort_queue, std::size_t queue_slots,
                               const std::uint32_t* finished, std::uint32_t splits, stream_t s) {
     const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
     const tile_state<tw_tile_state> status(num_tiles, s, "split_three_ways");
+    backend::fill_zero(block_sort_queue, sizeof(std::uint32_t), s, "split_three_ways (block-sort queue)");
     three_way_split_tiles<T><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
         keys, start, length, pivot, totals, std::int32_t(n), keys_out, start_out, length_out, totals_out, tile_heads,
-        finished, splits, status.tiles);
+        block_sort_queue, std::uint32_t(queue_slots), finished, splits, status.tiles);
     backend::check_launch("split_three_ways (split by tiles)");
 }
 
