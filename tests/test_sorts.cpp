@@ -362,9 +362,13 @@ template <class T, class Off> void check_three_way_rounds(const std::vector<T>& 
             const auto start = segs.start.to_host();
             REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
         }
-        // with the base case, the pivots are chosen by the count (one pass on CUDA tiles)
-        const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round})
-                                               : (sv::choose_pivots(segs, hashed_pivot{round}), sv::count_three_ways(segs));
+        // with the base case, the pivots are chosen by the count (one pass on CUDA tiles);
+        // without, chosen first and counted by either form (odd rounds: left on the device)
+        const auto count_chosen = [&] {
+            sv::choose_pivots(segs, hashed_pivot{round});
+            return round % 2 ? sv::count_three_ways_to_device(segs).get() : sv::count_three_ways(segs);
+        };
+        const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round}) : count_chosen();
         REQUIRE(std::size_t(descents) == ref.descents());
         if (ref.descents() == 0) break;
         segs = sv::split_three_ways(segs);

@@ -13,6 +13,7 @@
 //   choose_pivots(segs, chooser)            pivot[s] <- chooser(keys, s, length) at each head
 //   count_three_ways(segs)                  each segment's less and equal counts; returns the
 //                                           descents (keys[i] < keys[i-1] inside a segment)
+//   count_three_ways_to_device(segs)        the same, the descents left on the device (get() later)
 //   count_three_ways(segs, chooser)         the pivots chosen as by choose_pivots, then counted
 //                                           (on CUDA tiles in the same pass, each tile choosing
 //                                           for every segment in it: for choosers of few reads)
@@ -56,6 +57,7 @@
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
+#include <scanvec/runtime/device_value.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -407,25 +409,35 @@ template <class Pivots> struct chosen_pivot {
 template <class C> constexpr bool is_chosen_pivot = false;
 template <class P> constexpr bool is_chosen_pivot<chosen_pivot<P>> = true;
 
-template <class T, class Off, class Chooser> index_t count_three_ways_with(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
-    return labelled("count_three_ways", segs.size(), [&]() -> index_t {
+template <class T, class Off, class Chooser>
+device_value<index_t> count_three_ways_with(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
+    return labelled_scalar("count_three_ways", segs.size(), [&]() -> device_value<index_t> {
         const std::size_t n = segs.size();
-        if (n < 2) return 0;
+        const stream_t s = segs.keys.stream();
+        if (n < 2 || three_way_by_tiles<T, Off>()) {
+            device_value<index_t> descents(s);  // the tile pass adds into it
+            backend::fill_zero(descents.ptr(), sizeof(index_t), s, "count_three_ways (descents)");
+            if (n < 2) return descents;
 #if defined(SCANVEC_BACKEND_CUDA)
-        if constexpr (three_way_by_tiles<T, Off>()) {
-            if (n <= std::size_t(std::numeric_limits<std::int32_t>::max()))
-                return three_way_count_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
-                                                segs.pivot.data(), chooser, n, segs.counts.data(),
-                                                segs.finished.data(), segs.splits, segs.keys.stream());
-        }
+            if constexpr (three_way_by_tiles<T, Off>()) {
+                if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
+                    static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass adds 64-bit words");
+                    three_way_count_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
+                                             segs.pivot.data(), chooser, n, segs.counts.data(), segs.finished.data(),
+                                             segs.splits, reinterpret_cast<unsigned long long*>(descents.ptr()), s);
+                    return descents;
+                }
+            }
 #endif
+        }
         if constexpr (!is_chosen_pivot<Chooser>) choose_pivots(segs, chooser);
         using C = tw_counts<Off>;
         auto i = lazy::index(n);
         const auto& a = segs.keys;
         auto f = lazy::map(compare_to_pivot{}, a, lazy::back_permute(segs.pivot, segs.start));
         segs.counts = inclusive_scan(lazy::map(count_of<Off>{}, f), typename C::op{});
-        return count(lazy::map(descent_in_segment{}, a, lazy::back_permute(a, lazy::map(previous{}, i)), segs.start, i));
+        auto descent = lazy::map(descent_in_segment{}, a, lazy::back_permute(a, lazy::map(previous{}, i)), segs.start, i);
+        return reduce_to_device(lazy::map(flag_to_count{}, descent));
     });
 }
 }  // namespace detail
@@ -435,6 +447,12 @@ template <class T, class Off, class Chooser> index_t count_three_ways_with(pivot
 /// positions i inside a segment with keys[i] < keys[i-1]: 0 when every
 /// segment is sorted. One host synchronisation (the returned count).
 template <class T, class Off> index_t count_three_ways(pivoted_segments<T, Off>& segs) {
+    return count_three_ways_to_device(segs).get();
+}
+
+/// The same, the descents left on the device: a program that queues the
+/// split before it reads them (get()) keeps the GPU busy while it waits.
+template <class T, class Off> device_value<index_t> count_three_ways_to_device(pivoted_segments<T, Off>& segs) {
     using P = decltype(detail::reader(segs.pivot));
     return detail::count_three_ways_with(segs, detail::chosen_pivot<P>{detail::reader(segs.pivot)});
 }
@@ -444,7 +462,7 @@ template <class T, class Off> index_t count_three_ways(pivoted_segments<T, Off>&
 /// pivots of the segments it holds, where their part of it begins, so a
 /// segment of m tiles is chosen m times: worth it for choosers of few reads).
 template <class T, class Off, class Chooser> index_t count_three_ways(pivoted_segments<T, Off>& segs, const Chooser& chooser) {
-    return detail::count_three_ways_with(segs, chooser);
+    return detail::count_three_ways_with(segs, chooser).get();
 }
 
 /// Splits every segment three ways around its pivot, stably: its keys less

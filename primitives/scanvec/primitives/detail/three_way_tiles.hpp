@@ -35,7 +35,6 @@
 #include <scanvec/primitives/detail/three_way_place.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
-#include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/memory.hpp>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -351,19 +350,16 @@ void pivots_by_tiles(const T* keys, const std::uint32_t* start, const std::uint3
 }
 
 /// The count pass over n < 2^31 elements, each segment's pivot chosen on the
-/// way (chooser(keys, s, length[s]), stored at its head); returns the
-/// descents (waits for them).
+/// way (chooser(keys, s, length[s]), stored at its head); the descents are
+/// added into *descents, which the caller zeroed.
 template <class T, class Chooser>
-index_t three_way_count_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                                 const Chooser& chooser, std::size_t n, std::uint64_t* totals,
-                                 std::uint32_t* finished, std::uint32_t splits, stream_t s) {
+void three_way_count_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
+                              const Chooser& chooser, std::size_t n, std::uint64_t* totals, std::uint32_t* finished,
+                              std::uint32_t splits, unsigned long long* descents, stream_t s) {
     const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
-    device_value<unsigned long long> descents(s);
-    backend::fill_zero(descents.ptr(), sizeof(unsigned long long), s, "count_three_ways (descents)");
     three_way_count_tiles<T, Chooser><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
-        keys, start, length, pivot, chooser, std::int32_t(n), totals, descents.ptr(), finished, splits);
+        keys, start, length, pivot, chooser, std::int32_t(n), totals, descents, finished, splits);
     backend::check_launch("count_three_ways (count by tiles)");
-    return index_t(descents.get());
 }
 
 /// The split pass over n < 2^31 elements.
