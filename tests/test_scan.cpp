@@ -2,6 +2,7 @@
 #include "support.hpp"
 
 #include <functional>
+#include <numeric>
 
 namespace st {
 /// An affine map x -> a*x + b; composition is associative and not commutative.
@@ -25,6 +26,10 @@ namespace {
 struct add_at {
     const int* at;
     SCANVEC_HD int operator()(int x) const { return x + *at; }
+};
+
+struct widen {
+    SCANVEC_HD long long operator()(int x) const { return x; }
 };
 
 template <class T, class Op> std::vector<T> ref_exclusive(const std::vector<T>& a, Op op, T id) {
@@ -81,6 +86,24 @@ TEST_CASE("the contract's example scan") {
     CHECK(sv::map(add_at{total.ptr()}, a).to_host() ==
           std::vector<int>{28, 26, 32, 25, 29, 26, 31, 28});
     CHECK(sv::reduce(sv::vector<int>{}, sv::max<int>{}) == std::numeric_limits<int>::lowest());
+}
+
+TEST_CASE("a fetched device value is the value when fetched, whatever is queued after") {
+    const auto h = test::random_values<int>(100003, 45, -1000, 1000);
+    const sv::vector<int> a(h);
+    const long long want = std::accumulate(h.begin(), h.end(), 0LL);
+    const auto total = sv::reduce_to_device(sv::map(widen{}, a));
+    auto fetched = total.fetch();
+    // overwritten on the device after the fetch was queued
+    sv::backend::fill_zero(total.ptr(), sizeof(long long), total.stream(), "test (overwrite)");
+    std::vector<sv::pending_value<long long>> many;  // several in flight at once, moved about
+    for (int k = 0; k < 5; ++k) many.push_back(sv::reduce_to_device(sv::map(widen{}, a)).fetch());
+    CHECK(total.get() == 0);
+    CHECK(fetched.get() == want);
+    fetched = std::move(many.back());
+    many.pop_back();
+    CHECK(fetched.get() == want);
+    for (const auto& p : many) CHECK(p.get() == want);
 }
 
 TEST_CASE("max, min, times and bitwise operators") {

@@ -51,11 +51,15 @@
 // Termination: the loop ends when no segment holds a descent (A[i] < A[i-1]
 // with i not a head), counted in the same pass as the three-way counts:
 // sorted input takes no round at all. That count is the round's one host
-// synchronisation, read only once the split is queued behind it: the GPU
-// splits while the host waits, instead of idling until the host has read the
-// count and launched the split. The last split, of sorted segments, moves no
-// key (each splits into less | equal | greater in the order it has): one
-// pass, where the wait would have idled anyway.
+// synchronisation, and the host reads it late: the descents are fetched
+// (copied to the host) before the split is queued and read after it, so the
+// GPU splits while the host waits. From the second round on the unwatched
+// sort runs a round ahead: it queues round r+1 before it reads round r's
+// descents, and the GPU never idles while the host reads and launches. The
+// price is one round past the end, over sorted segments: no key moves in it,
+// and on random input nearly every tile is finished by then and skipped. The
+// first round is read before the next is queued, so sorted and all-equal input
+// still stop after one pass of each kind.
 //
 //   sv::quicksort(a)                      a sorted ascending (any type with a SCANVEC_HD operator<)
 //   sv::quicksort(a, &rounds)             and the number of rounds taken
@@ -69,6 +73,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -133,34 +138,44 @@ struct ninther {
     }
 };
 
+struct no_round_callback {
+    template <class... X> void operator()(const X&...) const {}
+};
+
 template <class Off, class A, class OnRound>
 quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, bool base_case) {
     using T = value_t<A>;
     quicksort_result<T> out;
     // Seg-Flags[0] <- T: one segment, the whole vector
     pivoted_segments<T, Off> segs(materialize(input));
-    for (;;) {
+    std::uint64_t queued = 0;
+    const auto round = [&] {  // queues one round; returns its descents, on their way to the host
         // the base case: every short segment sorted at once, its keys finished
         if (base_case) sort_short_segments(segs);
         // Pivots <- a pivot of each segment, at its head
-        choose_pivots(segs, ninther{std::uint64_t(out.rounds)});
+        choose_pivots(segs, ninther{queued++});
         // F <- A <=> Pivots[Start], counted per segment, with the descents
-        const auto descents = count_three_ways_to_device(segs);
+        auto descents = count_three_ways_to_device(segs).fetch();
         // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater
         segs = split_three_ways(segs);
-        // stop when no segment held a descent (the split of sorted segments moved no key)
+        return descents;
+    };
+    // Unwatched, the host runs a round ahead from the second round on
+    constexpr bool run_ahead = std::is_same_v<OnRound, no_round_callback>;
+    auto descents = round();
+    for (;;) {
+        std::optional<decltype(descents)> next;
+        if (run_ahead && out.rounds > 0) next = round();
+        // stop when no segment held a descent (the splits of sorted segments moved no key)
         if (descents.get() == 0) break;
         ++out.rounds;
         on_round(out.rounds, static_cast<const vector<T>&>(segs.keys),
                  lazy::map(is_head{}, segs.start, lazy::index(segs.size())));
+        descents = next ? std::move(*next) : round();
     }
     out.sorted = std::move(segs.keys);
     return out;
 }
-
-struct no_round_callback {
-    template <class... X> void operator()(const X&...) const {}
-};
 
 template <class A, class OnRound> quicksort_result<value_t<A>> quicksort_with(const A& a, OnRound on_round, bool base_case) {
     return labelled("quicksort", a.size(), [&] {

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <cuda_runtime.h>
@@ -113,6 +115,74 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s
     std::memcpy(dst, buf.p, bytes);
 }
 
+/// A small device-to-host copy queued on a stream now and waited for later
+/// (wait_into): the host reads a result while the GPU goes on with the work
+/// queued after it. Each read holds a pinned slot and an event, taken from
+/// this thread's pool and given back when it is destroyed (after its copy).
+class async_read {
+public:
+    static constexpr std::size_t capacity = 64;
+    async_read(const void* src, std::size_t bytes, stream_t s, const char* op) : slot_(pool().take()), bytes_(bytes), op_(op) {
+        if (bytes > capacity)
+            throw error(std::string(op) + ": an asynchronous read holds at most 64 bytes, not " + std::to_string(bytes));
+        check(cudaMemcpyAsync(slot_.host, src, bytes, cudaMemcpyDeviceToHost, s), op);
+        check(cudaEventRecord(slot_.done, s), op);
+    }
+    async_read(async_read&& o) noexcept : slot_(std::exchange(o.slot_, slot{})), bytes_(o.bytes_), op_(o.op_) {}
+    async_read& operator=(async_read&& o) noexcept {
+        std::swap(slot_, o.slot_);
+        std::swap(bytes_, o.bytes_);
+        std::swap(op_, o.op_);
+        return *this;
+    }
+    async_read(const async_read&) = delete;
+    async_read& operator=(const async_read&) = delete;
+    ~async_read() {
+        if (!slot_.host) return;
+        (void)cudaEventSynchronize(slot_.done);  // the slot is reused only once its copy has landed
+        pool().give_back(slot_);
+    }
+    /// Waits for the copy (not for the work queued after it) and stores the bytes at dst.
+    void wait_into(void* dst) const {
+        check(cudaEventSynchronize(slot_.done), op_);
+        std::memcpy(dst, slot_.host, bytes_);
+    }
+
+private:
+    struct slot {
+        void* host = nullptr;
+        cudaEvent_t done = nullptr;
+    };
+    struct slots {
+        std::vector<slot> free;
+        slot take() {
+            if (free.empty()) {
+                slot s;
+                check(cudaMallocHost(&s.host, capacity), "cudaMallocHost (asynchronous read)");
+                check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate (asynchronous read)");
+                return s;
+            }
+            slot s = free.back();
+            free.pop_back();
+            return s;
+        }
+        void give_back(slot s) { free.push_back(s); }
+        ~slots() {
+            for (slot& s : free) {
+                (void)cudaFreeHost(s.host);
+                (void)cudaEventDestroy(s.done);
+            }
+        }
+    };
+    static slots& pool() {
+        thread_local slots p;
+        return p;
+    }
+    slot slot_;
+    std::size_t bytes_;
+    const char* op_;
+};
+
 #else  // host backend
 
 inline void check_launch(const char*) {}
@@ -141,6 +211,24 @@ inline void synchronize(stream_t, const char*) {}
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
 }
+
+/// On the host backend the value is there already: copied when the read is made.
+class async_read {
+public:
+    static constexpr std::size_t capacity = 64;
+    async_read(const void* src, std::size_t bytes, stream_t, const char* op) : bytes_(bytes) {
+        if (bytes > capacity)
+            throw error(std::string(op) + ": an asynchronous read holds at most 64 bytes, not " + std::to_string(bytes));
+        if (bytes) std::memcpy(bytes_held_, src, bytes);
+    }
+    void wait_into(void* dst) const {
+        if (bytes_) std::memcpy(dst, bytes_held_, bytes_);
+    }
+
+private:
+    alignas(16) unsigned char bytes_held_[capacity];
+    std::size_t bytes_;
+};
 
 #endif
 

@@ -6,6 +6,8 @@
 // in the runtime's memory; the next step's functors read it through ptr()
 // inside their own pass, and get() copies it to the host when the program
 // must branch on it. Inside the pass, read it with read_only(ptr()).
+// fetch() queues that copy now and returns a pending_value: a program that
+// queues more work before it calls get() keeps the GPU busy while it waits.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
@@ -23,6 +25,21 @@ template <class T> SCANVEC_HD T read_only(const T* p) {
 #endif
 }
 
+/// A device value on its way to the host: the copy was queued when it was
+/// made; get() waits for that copy only, not for the work queued after it.
+template <class T> class pending_value {
+public:
+    pending_value(const T* src, stream_t s) : read_(src, sizeof(T), s, "device_value (fetch to host)") {}
+    T get() const {
+        T v;
+        read_.wait_into(&v);
+        return v;
+    }
+
+private:
+    backend::async_read read_;
+};
+
 template <class T> class device_value {
 public:
     explicit device_value(stream_t s = stream_t{}) : mem_(sizeof(T)), stream_(s) {}
@@ -34,6 +51,8 @@ public:
         backend::read_small(&v, ptr(), sizeof(T), stream_, "device_value (copy to host)");
         return v;
     }
+    /// The copy to the host queued now, read later (pending_value::get()).
+    pending_value<T> fetch() const { return pending_value<T>(ptr(), stream_); }
     stream_t stream() const { return stream_; }
 
 private:
