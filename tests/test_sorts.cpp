@@ -406,8 +406,8 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     // on CUDA a block owns the segments headed in its 2048 positions (1024 for
     // 8-byte keys) and sorts a window of twice that: segments of every length
     // up to the limit, crossing tile and window edges, after rounds of splits
-    // (32-bit integers on CUDA: a segment of 2049 to 8192 keys sorted whole by a block)
-    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 8192, 8193, 65539, 1000003})) {
+    // (32-bit integers on CUDA: a segment of 2049 to 16384 keys sorted whole by a block, of 512 or 1024 threads)
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 8192, 8193, 16384, 16385, 65539, 1000003})) {
         for (order o : {order::random, order::few, order::reversed}) {
             CAPTURE(name(o));
             check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1600 + n), true);
@@ -424,7 +424,7 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     const bool cuda = std::string(sv::backend_name()) == "cuda";
     sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
     CHECK(segs.short_tile() == (cuda ? 2048u : 16u));
-    CHECK(segs.short_limit() == (cuda ? 8192u : 16u));
+    CHECK(segs.short_limit() == (cuda ? 16384u : 16u));
     sv::pivoted_segments<float> floats{sv::vector<float>(std::size_t(100))};
     CHECK(floats.short_limit() == (cuda ? 2048u : 16u));
     CHECK(floats.short_tile() == floats.short_limit());

@@ -18,7 +18,7 @@
 // its segment begins (the head flags are Start[i] = i); at each head the
 // segment's length and pivot. A round is four primitive steps:
 //   sort_short_segments the base case: short segments (at most segs.short_limit()
-//                       keys: on CUDA 8192 32-bit integers or 2048 other 4-byte
+//                       keys: on CUDA 16384 32-bit integers or 2048 other 4-byte
 //                       keys, what a block sorts in shared memory; 16 elsewhere)
 //                       sorted at once, finished
 //   choose_pivots       each head picks its segment's pivot (below)
@@ -43,7 +43,7 @@
 // input this splits near the middle, and it needs no randomness in the input:
 // expected rounds about log2 n + a tail of small segments. Without the base
 // case that is about 36 rounds at 2^24 random keys; with it, segments end at a
-// few thousand keys and the tail goes: 15 on CUDA (H100). The elements
+// few thousand keys and the tail goes: 13 on CUDA (H100). The elements
 // equal to the pivot are finished: each becomes a segment of its own, which
 // never moves again; all-equal input and few distinct keys finish in a round
 // per distinct key along a path.

@@ -264,8 +264,9 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
     /// read them to skip the tiles they have nothing to do in without reading them.
     vector<std::uint32_t> tile_heads;
     /// CUDA tiles, 32-bit integer keys: the heads of the segments longer than
-    /// short_tile() and at most short_limit() keys that the last split made
-    /// ([0] counts them), which sort_short_segments sorts a block each.
+    /// short_tile() and at most short_limit() keys that the last split made,
+    /// which sort_short_segments sorts a block each: one queue per block size
+    /// (detail/block_sort_segments.hpp).
     vector<std::uint32_t> block_sort_queue;
     /// CUDA tiles: per tile of the count and split passes, the state (by its
     /// number of splits) in which every key of it was first seen finished, ~0
@@ -317,9 +318,10 @@ template <class T, class Off = std::uint32_t> struct pivoted_segments {
                 std::vector<std::uint32_t> marks(2 * tiles, ~std::uint32_t(0));
                 marks[keys.size() > own] = splits;
                 tile_heads = vector<std::uint32_t>(marks);
-                // 1 + slots: the most segments longer than a tile a split can make, and the count
-                std::vector<std::uint32_t> queue(1 + tiles, 0u);
-                queue[0] = keys.size() > own && keys.size() <= detail::block_sort_limit<T>;  // the one segment
+                // slots for the most segments longer than a tile a split can make, of either size
+                std::vector<std::uint32_t> queue(detail::block_sort_queue_words(tiles), 0u);
+                if (keys.size() > own && keys.size() <= detail::block_sort_limit<T>)  // the one segment, at 0
+                    queue[keys.size() > std::size_t(detail::block_sort_small::keys)] = 1;
                 block_sort_queue = vector<std::uint32_t>(queue);
                 const std::size_t passes = detail::tw_tile_shape<T>::size;
                 finished = vector<std::uint32_t>(
@@ -377,7 +379,7 @@ template <class T, class Off> void sort_short_segments(pivoted_segments<T, Off>&
         if constexpr (detail::three_way_by_tiles<T, Off>()) {
             if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                 detail::block_sort_queued(segs.keys.data(), segs.start.data(), segs.length.data(),
-                                          segs.block_sort_queue.data(), segs.block_sort_queue.size() - 1,
+                                          segs.block_sort_queue.data(), (segs.block_sort_queue.size() - 2) / 2,
                                           segs.keys.stream());
                 detail::short_sort_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
                                             segs.tile_heads.data(), segs.splits, n, segs.keys.stream());
@@ -497,7 +499,7 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
                                                  out.pivot.data(), segs.counts.data(), n, out.keys.data(),
                                                  out.start.data(), out.length.data(), out.counts.data(),
                                                  out.tile_heads.data(), out.block_sort_queue.data(),
-                                                 out.block_sort_queue.size() - 1, out.finished.data(), segs.splits,
+                                                 (out.block_sort_queue.size() - 2) / 2, out.finished.data(), segs.splits,
                                                  segs.keys.stream());
                 out.spare_keys = std::move(segs.keys);
                 out.spare_start = std::move(segs.start);

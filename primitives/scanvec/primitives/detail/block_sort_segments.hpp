@@ -4,10 +4,13 @@
 // a short-sort tile but within block_sort_limit<T> keys is sorted by one block
 // (a radix sort of its keys' bits in shared memory) in the round after the
 // split that made it, instead of by the three or so more rounds of splits it
-// would take to fall under the tile's limit. The split queues such segments'
-// heads as it makes them (queue[0] counts them, queue[1..] holds them), so a
-// block reads one word to learn its segment; blocks beyond the count leave.
-// A segment owns its positions, so blocks never share one: one launch.
+// would take to fall under the tile's limit. Two block sizes: up to 8192 keys
+// in 512 threads (two blocks an SM), up to 16384 in 1024 (its 67 KB of shared
+// memory dynamic); a segment of 3000 keys padded to 16384 would cost 5 times
+// its sort. The split queues such segments' heads as it makes them, one queue
+// per size: queue[0] and queue[1] count them, each has `slots` places after
+// those two words. A block reads one word to learn its segment; blocks beyond
+// the count leave. A segment owns its positions, so blocks never share one.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
@@ -21,32 +24,43 @@
 
 namespace scanvec::detail {
 
-struct block_sort_shape {
-    static constexpr int threads = 512;
-    static constexpr int items = 16;  // 8192 keys: the radix sort's 32 KB of shared memory
+template <int Threads> struct block_sort_shape {
+    static constexpr int threads = Threads;
+    static constexpr int items = 16;
     static constexpr int keys = threads * items;
+    using sort = cub::BlockRadixSort<std::uint32_t, threads, items>;
 };
+using block_sort_small = block_sort_shape<512>;   // 8192 keys: 33 KB of shared memory
+using block_sort_large = block_sort_shape<1024>;  // 16384 keys: 67 KB
 
 /// The longest segment sort_short_segments sorts on CUDA tiles: a block's
 /// whole segment for 32-bit integers, else a short-sort tile.
 template <class T>
 constexpr std::uint32_t block_sort_limit =
-    short_sort_by_radix<T> ? std::uint32_t(block_sort_shape::keys) : std::uint32_t(short_sort_shape<T>::own);
+    short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::own);
 
-/// Whether the split queues a new segment of len keys for block_sort_segments.
-template <class T> __device__ bool block_sorts(std::uint32_t len) {
-    return len > std::uint32_t(short_sort_shape<T>::own) && len <= block_sort_limit<T>;
+/// The queue words for `slots` segments of each size.
+constexpr std::size_t block_sort_queue_words(std::size_t slots) { return 2 + 2 * slots; }
+
+/// Queues a new segment of len keys at head for block_sort_segments, when it is one.
+template <class T>
+__device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std::uint32_t head, std::uint32_t len) {
+    if (len <= std::uint32_t(short_sort_shape<T>::own) || len > block_sort_limit<T>) return;
+    const int large = len > std::uint32_t(block_sort_small::keys);
+    const std::uint32_t slot = atomicAdd(queue + large, 1u);
+    if (slot < slots) queue[2 + large * slots + slot] = head;
 }
 
-template <class T>
-__global__ void __launch_bounds__(block_sort_shape::threads, 2)  // 64 registers (16 bytes spilled): 2 blocks an SM, not 1
-    block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* queue) {
-    constexpr int threads = block_sort_shape::threads, items = block_sort_shape::items;
-    using sort = cub::BlockRadixSort<std::uint32_t, threads, items>;
-    __shared__ typename sort::TempStorage smem;
-    const std::uint32_t count = queue[0];
-    for (std::uint32_t b = blockIdx.x; b < count; b += gridDim.x) {
-        const std::uint32_t s = queue[1 + b], len = length[s];
+template <class T, class Shape>
+__global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 registers (16 bytes spilled)
+    block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
+                        const std::uint32_t* heads) {
+    constexpr int threads = Shape::threads, items = Shape::items;
+    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(Shape::sort::TempStorage)
+    auto& smem = *reinterpret_cast<typename Shape::sort::TempStorage*>(block_sort_memory);
+    const std::uint32_t segments = *count;
+    for (std::uint32_t b = blockIdx.x; b < segments; b += gridDim.x) {
+        const std::uint32_t s = heads[b], len = length[s];
         // striped loads (coalesced; a sort's input order is free), the end
         // padded with the greatest bits, which sort last
         std::uint32_t bits[items];
@@ -55,7 +69,7 @@ __global__ void __launch_bounds__(block_sort_shape::threads, 2)  // 64 registers
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
             bits[k] = j < len ? radix_bits(keys[s + j]) : ~std::uint32_t(0);
         }
-        sort(smem).SortBlockedToStriped(bits);
+        typename Shape::sort(smem).SortBlockedToStriped(bits);
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
@@ -67,16 +81,31 @@ __global__ void __launch_bounds__(block_sort_shape::threads, 2)  // 64 registers
     }
 }
 
-/// Sorts the segments queued by the last split (queue: 1 + slots words).
+/// One size's queue: a few blocks an SM loop over it (its count is known on the device only).
+template <class T, class Shape>
+void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
+                     const std::uint32_t* heads, std::size_t slots, stream_t s) {
+    constexpr std::size_t most = 524288 / Shape::threads;  // 1024 blocks of 512, 512 of 1024
+    const int blocks = int(slots < most ? slots : most);
+    if (blocks == 0) return;
+    constexpr int bytes = int(sizeof(typename Shape::sort::TempStorage));
+    static const bool sized = [] {  // past the 48 KB a launch gets unasked
+        backend::check(cudaFuncSetAttribute(block_sort_segments<T, Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                       "sort_short_segments (block sort's shared memory)");
+        return true;
+    }();
+    (void)sized;
+    block_sort_segments<T, Shape><<<blocks, Shape::threads, bytes, s>>>(keys, start, length, count, heads);
+    backend::check_launch("sort_short_segments (block sort of queued segments)");
+}
+
+/// Sorts the segments queued by the last split (block_sort_queue_words(slots) words).
 template <class T>
 void block_sort_queued(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* queue,
                        std::size_t slots, stream_t s) {
     if constexpr (short_sort_by_radix<T>) {
-        // a few blocks an SM loop over the queue: its count is known on the device only
-        const int blocks = int(slots < 1024 ? slots : 1024);
-        if (blocks == 0) return;
-        block_sort_segments<T><<<blocks, block_sort_shape::threads, 0, s>>>(keys, start, length, queue);
-        backend::check_launch("sort_short_segments (block sort of queued segments)");
+        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, s);
+        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, s);
     }
 }
 

@@ -313,10 +313,7 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
             totals_out[p[k].dest] = 0;
             constexpr std::uint32_t own = short_sort_shape<T>::own;
             tile_heads[2 * (p[k].dest / own) + (p[k].length > own)] = splits + 1;
-            if (block_sorts<T>(p[k].length)) {  // queued for the base case's block sort
-                const std::uint32_t slot = atomicAdd(block_sort_queue, 1u);
-                if (slot < queue_slots) block_sort_queue[1 + slot] = p[k].dest;
-            }
+            queue_block_sort<T>(block_sort_queue, queue_slots, p[k].dest, p[k].length);  // the base case's block sort
         }
     }
 }
@@ -371,7 +368,7 @@ void three_way_split_by_tiles(const T* keys, const std::uint32_t* start, const s
                               const std::uint32_t* finished, std::uint32_t splits, stream_t s) {
     const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
     const tile_state<tw_tile_state> status(num_tiles, s, "split_three_ways");
-    backend::fill_zero(block_sort_queue, sizeof(std::uint32_t), s, "split_three_ways (block-sort queue)");
+    backend::fill_zero(block_sort_queue, 2 * sizeof(std::uint32_t), s, "split_three_ways (block-sort queues)");
     three_way_split_tiles<T><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
         keys, start, length, pivot, totals, std::int32_t(n), keys_out, start_out, length_out, totals_out, tile_heads,
         block_sort_queue, std::uint32_t(queue_slots), finished, splits, status.tiles);
