@@ -104,6 +104,9 @@ TEST_CASE("a fetched device value is the value when fetched, whatever is queued 
     many.pop_back();
     CHECK(fetched.get() == want);
     for (const auto& p : many) CHECK(p.get() == want);
+    // a read past what a pinned slot holds is refused before it takes one
+    CHECK_THROWS_WITH_AS(sv::backend::async_read(total.ptr(), 65, total.stream(), "test read"),
+                         "test read: an asynchronous read holds at most 64 bytes, not 65", sv::error);
 }
 
 TEST_CASE("max, min, times and bitwise operators") {

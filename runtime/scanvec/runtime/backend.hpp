@@ -40,6 +40,14 @@ struct place {
 
 namespace backend {
 
+/// The most bytes an async_read holds, checked before it takes anything.
+constexpr std::size_t async_read_capacity = 64;
+inline std::size_t async_read_size(std::size_t bytes, const char* op) {
+    if (bytes > async_read_capacity)
+        throw error(std::string(op) + ": an asynchronous read holds at most 64 bytes, not " + std::to_string(bytes));
+    return bytes;
+}
+
 #if defined(SCANVEC_BACKEND_CUDA)
 
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* op) {
@@ -121,14 +129,13 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s
 /// this thread's pool and given back when it is destroyed (after its copy).
 class async_read {
 public:
-    static constexpr std::size_t capacity = 64;
-    async_read(const void* src, std::size_t bytes, stream_t s, const char* op) : slot_(pool().take()), bytes_(bytes), op_(op) {
-        if (bytes > capacity)
-            throw error(std::string(op) + ": an asynchronous read holds at most 64 bytes, not " + std::to_string(bytes));
+    static constexpr std::size_t capacity = async_read_capacity;
+    async_read(const void* src, std::size_t bytes, stream_t s, const char* op)
+        : bytes_(async_read_size(bytes, op)), slot_(pool().take()), op_(op) {
         check(cudaMemcpyAsync(slot_.host, src, bytes, cudaMemcpyDeviceToHost, s), op);
         check(cudaEventRecord(slot_.done, s), op);
     }
-    async_read(async_read&& o) noexcept : slot_(std::exchange(o.slot_, slot{})), bytes_(o.bytes_), op_(o.op_) {}
+    async_read(async_read&& o) noexcept : bytes_(o.bytes_), slot_(std::exchange(o.slot_, slot{})), op_(o.op_) {}
     async_read& operator=(async_read&& o) noexcept {
         std::swap(slot_, o.slot_);
         std::swap(bytes_, o.bytes_);
@@ -178,8 +185,8 @@ private:
         thread_local slots p;
         return p;
     }
-    slot slot_;
     std::size_t bytes_;
+    slot slot_;
     const char* op_;
 };
 
@@ -215,10 +222,8 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, 
 /// On the host backend the value is there already: copied when the read is made.
 class async_read {
 public:
-    static constexpr std::size_t capacity = 64;
-    async_read(const void* src, std::size_t bytes, stream_t, const char* op) : bytes_(bytes) {
-        if (bytes > capacity)
-            throw error(std::string(op) + ": an asynchronous read holds at most 64 bytes, not " + std::to_string(bytes));
+    static constexpr std::size_t capacity = async_read_capacity;
+    async_read(const void* src, std::size_t bytes, stream_t, const char* op) : bytes_(async_read_size(bytes, op)) {
         if (bytes) std::memcpy(bytes_held_, src, bytes);
     }
     void wait_into(void* dst) const {
@@ -226,8 +231,8 @@ public:
     }
 
 private:
-    alignas(16) unsigned char bytes_held_[capacity];
     std::size_t bytes_;
+    alignas(16) unsigned char bytes_held_[capacity];
 };
 
 #endif
