@@ -45,9 +45,9 @@
 // in shared memory (detail/short_sort_tiles.hpp); the split marks which tiles
 // hold short and long heads, so the others cost two reads; choose_pivots
 // reads the same marks and chooses only in tiles that hold heads. For 32-bit
-// integer keys the split also queues the segments of one to four tiles it
+// integer keys the split also queues the segments of one to eight tiles it
 // makes, and the base case sorts each whole in one block
-// (detail/block_sort_segments.hpp): some three rounds of splits fewer.
+// (detail/block_sort_segments.hpp): some four rounds of splits fewer.
 #pragma once
 
 #include <scanvec/primitives/derived.hpp>
@@ -379,7 +379,7 @@ template <class T, class Off> void sort_short_segments(pivoted_segments<T, Off>&
         if constexpr (detail::three_way_by_tiles<T, Off>()) {
             if (n <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
                 detail::block_sort_queued(segs.keys.data(), segs.start.data(), segs.length.data(),
-                                          segs.block_sort_queue.data(), (segs.block_sort_queue.size() - 2) / 2,
+                                          segs.block_sort_queue.data(), detail::block_sort_queue_slots(segs.block_sort_queue.size()),
                                           segs.keys.stream());
                 detail::short_sort_by_tiles(segs.keys.data(), segs.start.data(), segs.length.data(),
                                             segs.tile_heads.data(), segs.splits, n, segs.keys.stream());
@@ -499,7 +499,7 @@ template <class T, class Off> pivoted_segments<T, Off> split_three_ways(pivoted_
                                                  out.pivot.data(), segs.counts.data(), n, out.keys.data(),
                                                  out.start.data(), out.length.data(), out.counts.data(),
                                                  out.tile_heads.data(), out.block_sort_queue.data(),
-                                                 (out.block_sort_queue.size() - 2) / 2, out.finished.data(), segs.splits,
+                                                 detail::block_sort_queue_slots(out.block_sort_queue.size()), out.finished.data(), segs.splits,
                                                  segs.keys.stream());
                 out.spare_keys = std::move(segs.keys);
                 out.spare_start = std::move(segs.start);

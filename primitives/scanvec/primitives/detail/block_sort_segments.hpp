@@ -41,6 +41,8 @@ constexpr std::uint32_t block_sort_limit =
 
 /// The queue words for `slots` segments of each size.
 constexpr std::size_t block_sort_queue_words(std::size_t slots) { return 2 + 2 * slots; }
+/// And back: the slots of each size in a queue of that many words.
+constexpr std::size_t block_sort_queue_slots(std::size_t words) { return (words - 2) / 2; }
 
 /// Queues a new segment of len keys at head for block_sort_segments, when it is one.
 template <class T>
