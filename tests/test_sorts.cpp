@@ -226,6 +226,43 @@ TEST_CASE("histogram and multisplit against sequential references") {
     }
 }
 
+TEST_CASE("histogram with few to many bins: every count right, memory O(m), the process alive") {
+    // around the switch from per-block counts to atomics, up to as many bins as elements and past them
+    const std::size_t big = test::small_sizes_only() ? 65539 : (std::size_t(1) << 24) + 5;
+    const std::vector<sv::index_t> bins = {1, 255, 256, 257, 65536, 65537, sv::index_t(1) << 20,
+                                           sv::index_t(big), sv::index_t(1) << 25};
+    for (std::size_t n : {std::size_t(1), std::size_t(100003), big}) {
+        for (sv::index_t m : bins) {
+            CAPTURE(n);
+            CAPTURE(m);
+            std::mt19937_64 rng(900 + n + std::size_t(m));
+            std::vector<std::uint32_t> d(n);
+            for (auto& x : d) x = std::uint32_t(rng() % std::uint64_t(m));
+            if (n > 1) d[n / 2] = std::uint32_t(m - 1);  // the last bin is reached
+            std::vector<sv::index_t> counts(std::size_t(m), 0);
+            for (auto x : d) ++counts[x];
+            sv::vector<std::uint32_t> dv(d);
+            REQUIRE(sv::histogram(dv, m).to_host() == counts);
+        }
+    }
+    // all elements in one bin of many (the most contended atomics)
+    sv::vector<int> same(100003, 12345);
+    auto h = sv::histogram(same, sv::index_t(1) << 20).to_host();
+    CHECK(h[12345] == 100003);
+    CHECK(sv::reduce(sv::vector<sv::index_t>(h)) == 100003);
+#if SCANVEC_IS_CUDA
+    // 2^28 bins (2 GB of counts): more than CUB's per-block copies could ever hold
+    if (!test::small_sizes_only()) {
+        sv::vector<int> few = {0, 7, 1 << 27, (1 << 28) - 1, 7};
+        auto c = sv::histogram(few, sv::index_t(1) << 28);
+        CHECK(c.size() == std::size_t(1) << 28);
+        CHECK(c[7] == 2);
+        CHECK(c[(std::size_t(1) << 28) - 1] == 1);
+        CHECK(sv::reduce(c) == 5);
+    }
+#endif
+}
+
 TEST_CASE("multisplit moves records, bools and values keyed by another vector's digits") {
     const std::size_t n = 65537;
     auto h = records(n, order::random, 11);

@@ -166,7 +166,7 @@ namespace lazy {
 template <class A, class Op = plus<value_t<A>>> auto scan(const A& a, Op op = {}) {
     using T = value_t<A>;
     return scan_view<decltype(detail::reader(a)), Op, T, detail::prefix_only>(detail::reader(a), a.size(), op,
-                                                                            T(op.identity()), {});
+                                                                            detail::identity_of<T>(op), {});
 }
 
 /// enumerate(flags), computed when consumed.

@@ -88,6 +88,39 @@ inline int bits_for(index_t m) {
     return b;
 }
 
+/// How histogram counts, by the number of bins m.
+struct histogram_policy {
+    /// Up to this many bins each block (CUDA: CUB's histogram, its counters in
+    /// shared memory) or tile (host: a tile per thread's share, counts of at
+    /// most n/4 entries in all) keeps counts of its own, merged at the end.
+    /// Past it CUB keeps one copy of every bin per block in global memory
+    /// (blocks x m counters: out of memory, then out-of-bounds writes, for
+    /// millions of bins), and the host's tiles grow too large to give every
+    /// thread one, so every element increments the one result array
+    /// atomically instead: O(m) memory, and contention is low exactly when m
+    /// is large.
+#if defined(SCANVEC_BACKEND_CUDA)
+    static constexpr index_t privatized_max_bins = 256;
+#else
+    static constexpr index_t privatized_max_bins = index_t(1) << 16;
+#endif
+};
+
+/// r[d[i]] += 1 for every i, by atomic increments (d in range, r zeroed).
+template <class DIt> struct increment_bin {
+    DIt d;
+    unsigned long long* counts;
+    SCANVEC_HD void operator()(index_t i) const { atomic_combine(counts + index_t(d[i]), 1ull, plus<unsigned long long>{}); }
+};
+
+template <class D> void count_by_atomics(const D& digits, vector<index_t>& r) {
+    static_assert(sizeof(index_t) == sizeof(unsigned long long));
+    auto* counts = reinterpret_cast<unsigned long long*>(r.data());
+    thrust::for_each_n(policy(stream_of(digits)), thrust::counting_iterator<index_t>(0), index_t(digits.size()),
+                       increment_bin<decltype(reader(digits))>{reader(digits), counts});
+    backend::check_launch("histogram (atomic counts)");
+}
+
 struct digit_outside {
     index_t m;
     template <class D> SCANVEC_HD index_t operator()(const D& d) const {
@@ -235,7 +268,10 @@ template <class X> auto radix_digit(const X& keys, int lo, int k) {
 
 }  // namespace lazy
 
-/// r[b] = the number of digits equal to b, for b in 0..m-1.
+/// r[b] = the number of digits equal to b, for b in 0..m-1. Any m in 1..2^31:
+/// few bins are counted per block (CUB's histogram on CUDA, per-tile counts on
+/// the host), many by atomic increments of one shared count array, so memory
+/// stays O(m) whatever m is (histogram_policy).
 template <class D> vector<index_t> histogram(const D& digits, index_t m) {
     detail::expect_flags<D>();
     return detail::labelled("histogram", digits.size(), [&] {
@@ -244,6 +280,10 @@ template <class D> vector<index_t> histogram(const D& digits, index_t m) {
         vector<index_t> r(static_cast<std::size_t>(m));
         if (n == 0) return r;
         detail::check_digits("histogram", digits, m);
+        if (m > detail::histogram_policy::privatized_max_bins) {
+            detail::count_by_atomics(digits, r);
+            return r;
+        }
 #if defined(SCANVEC_BACKEND_CUDA)
         auto s = detail::stream_of(digits);
         runtime::scratch counts(std::size_t(m) * sizeof(unsigned long long));

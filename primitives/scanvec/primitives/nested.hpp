@@ -177,7 +177,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> reduce(const 
         detail::expect_total("reduce", a, s);
         const std::size_t n = a.size();
         const index_t* nonempty = s.nonempty_list();  // null when no segment is empty
-        vector<T> r = s.has_empty() ? vector<T>(s.count(), T(op.identity())) : vector<T>(s.count(), no_init);
+        vector<T> r = s.has_empty() ? vector<T>(s.count(), detail::identity_of<T>(op)) : vector<T>(s.count(), no_init);
         if (n == 0) return r;
         const auto& flags = s.flags();
         const bool* f = flags.data();

@@ -22,6 +22,7 @@
 // behaviour (out-of-bounds accesses, lost elements).
 #pragma once
 
+#include <scanvec/primitives/detail/atomics.hpp>
 #include <scanvec/primitives/detail/engine.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
@@ -40,29 +41,6 @@
 
 namespace scanvec {
 namespace detail {
-
-SCANVEC_HD inline unsigned atomic_fetch_or(unsigned* p, unsigned v) {
-#if defined(__CUDA_ARCH__)
-    return atomicOr(p, v);
-#else
-    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-#endif
-}
-SCANVEC_HD inline void atomic_flip(unsigned* p, unsigned bits) {
-#if defined(__CUDA_ARCH__)
-    atomicXor(p, bits);  // result unused: a reduction the thread does not wait for
-#else
-    __atomic_fetch_xor(p, bits, __ATOMIC_RELAXED);
-#endif
-}
-SCANVEC_HD inline void atomic_min(unsigned long long* p, unsigned long long v) {
-#if defined(__CUDA_ARCH__)
-    atomicMin(p, v);
-#else
-    unsigned long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
-#endif
-}
 
 /// An index value read as a signed position, and whether it lies in [0, bound).
 SCANVEC_HD inline bool in_range(long long j, index_t bound) { return j >= 0 && j < bound; }
@@ -280,6 +258,7 @@ struct permutation_fingerprint {
 };
 
 struct fingerprint_product {
+    static constexpr bool commutative = true;
     SCANVEC_HD permutation_fingerprint operator()(const permutation_fingerprint& a,
                                                   const permutation_fingerprint& b) const {
         return {{mul_mod61(a.of_idx[0], b.of_idx[0]), mul_mod61(a.of_idx[1], b.of_idx[1])},

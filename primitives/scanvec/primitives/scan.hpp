@@ -38,7 +38,7 @@ template <bool Inclusive, bool Backward, class A, class Op> void scan_into(const
     const std::size_t n = a.size();
     auto run = [&](auto in, auto out, auto o) {
         if constexpr (Inclusive) inclusive_scan_n(in, n, out, o, s);
-        else exclusive_scan_n(in, n, out, o, T(op.identity()), s);
+        else exclusive_scan_n(in, n, out, o, detail::identity_of<T>(op), s);
     };
     if constexpr (Backward) run(reversed(reader(a), n), reversed_writer(r), flipped<Op>{op});
     else run(reader(a), writer(r), op);
@@ -78,7 +78,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_incl
 template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
-        return detail::reduce_n(detail::reader(a), a.size(), op, T(op.identity()), detail::stream_of(a));
+        return detail::reduce_n(detail::reader(a), a.size(), op, detail::identity_of<T>(op), detail::stream_of(a));
     }, a);
 }
 
@@ -88,7 +88,7 @@ template <class A, class Op = plus<value_t<A>>> device_value<value_t<A>> reduce_
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
         device_value<T> r(detail::stream_of(a));
-        detail::reduce_into(detail::reader(a), a.size(), op, T(op.identity()), r.ptr(), detail::stream_of(a));
+        detail::reduce_into(detail::reader(a), a.size(), op, detail::identity_of<T>(op), r.ptr(), detail::stream_of(a));
         return r;
     }, a);
 }
@@ -105,7 +105,7 @@ template <class T> struct scan_result {
 template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_total(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled("scan_total", a.size(), [&] {
-        scan_result<T> res{vector<T>(a.size(), no_init), T(op.identity())};
+        scan_result<T> res{vector<T>(a.size(), no_init), detail::identity_of<T>(op)};
         detail::scan_into<false, false>(a, res.values, op);
         if (!a.empty()) res.total = op(res.values[a.size() - 1], detail::element_at(a, a.size() - 1));
         return res;

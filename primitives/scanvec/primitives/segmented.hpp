@@ -53,7 +53,7 @@ vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& fla
         vector<T> r(n, no_init);
         if (n == 0) return r;
         T id{};
-        if constexpr (Exclusive) id = T(op.identity());
+        if constexpr (Exclusive) id = detail::identity_of<T>(op);
         same_segment<decltype(reader(flags)), Backward> same{reader(flags), index_t(n)};
         if constexpr (Backward)
             scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, same, reversed_writer(r), flipped<Op>{op}, id,

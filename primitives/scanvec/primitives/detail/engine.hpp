@@ -20,6 +20,7 @@
 #include <scanvec/runtime/policy.hpp>
 
 #if defined(SCANVEC_BACKEND_CUDA)
+#  include <scanvec/primitives/detail/ordered_reduce.hpp>
 #  include <cub/device/device_reduce.cuh>
 #  include <cub/device/device_scan.cuh>
 #  include <cuda/std/functional>
@@ -139,13 +140,21 @@ void scan_by_segment_n(In in, std::size_t n, Same same, Out out, Op op, T init, 
 #endif
 }
 
-/// Reduces n values to one, returned to the host (the one synchronisation).
-/// in[0] op ... op in[n-1] written to *out, memory the kernels read: no host round trip.
+/// in[0] op ... op in[n-1] written to *out, memory the kernels read: no host
+/// round trip. init is op's identity. On CUDA an operator that declares it
+/// commutes (is_commutative_v) goes to cub::DeviceReduce, which may combine in
+/// any order; any other to the order-keeping reduction. Thrust's OpenMP reduce
+/// keeps the order (each thread folds a contiguous interval, the intervals are
+/// combined in order).
 template <class In, class Op, class T> void reduce_into(In in, std::size_t n, Op op, T init, T* out, stream_t s) {
 #if defined(SCANVEC_BACKEND_CUDA)
     if (n == 0) {
         thrust::fill_n(policy(s), out, 1, init);
         backend::check_launch("reduce (empty)");
+        return;
+    }
+    if constexpr (!is_commutative_v<Op>) {
+        ordered_reduce(in, n, op, init, out, s);
         return;
     }
     cub_run_by_count("reduce (cub::DeviceReduce::Reduce)", n, [&](void* t, std::size_t& b) {
@@ -156,6 +165,7 @@ template <class In, class Op, class T> void reduce_into(In in, std::size_t n, Op
 #endif
 }
 
+/// Reduces n values to one, returned to the host (the one synchronisation).
 template <class In, class Op, class T> T reduce_n(In in, std::size_t n, Op op, T init, stream_t s) {
     if (n == 0) return init;
     device_value<T> result(s);
