@@ -2,6 +2,8 @@
 // no new backend allocations.
 #include "support.hpp"
 
+#include <cstring>
+
 // One iteration of a program that calls several primitives.
 static int step(const sv::vector<int>& a, const sv::vector<bool>& f) {
     auto s = sv::scan(a);
@@ -60,4 +62,34 @@ TEST_CASE("an impossible allocation throws out_of_memory naming the size, and th
     }
     sv::vector<int> ok = {1, 2, 3};
     CHECK(sv::reduce(ok) == 6);
+}
+
+TEST_CASE("memory returned to the cache is poisoned: a view that outlived its vector reads 0xDB bytes") {
+    auto& cache = sv::runtime::memory();
+#if defined(NDEBUG)
+    CHECK_FALSE(cache.poisoning());  // release builds pay nothing
+#else
+    CHECK(cache.poisoning());  // on by default in the debug presets
+#endif
+    const bool was = cache.poisoning();
+    cache.set_poisoning(true);
+    const std::size_t n = 1000;
+    const int* stale = nullptr;
+    {
+        sv::vector<int> v(n, 7);
+        stale = v.data();
+    }  // v's memory goes back to the cache, poisoned
+    auto outlived = sv::view<const int*>(stale, n);
+    int poison;
+    std::memset(&poison, sv::runtime::poison_byte, sizeof poison);
+    auto seen = sv::materialize(outlived).to_host();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(seen[i] == poison);
+    cache.set_poisoning(false);
+    {
+        sv::vector<int> w(n, 7);
+        stale = w.data();
+    }
+    auto kept = sv::materialize(sv::view<const int*>(stale, n)).to_host();  // without poisoning the old values stay
+    CHECK(std::count(kept.begin(), kept.end(), 7) > 0);
+    cache.set_poisoning(was);
 }

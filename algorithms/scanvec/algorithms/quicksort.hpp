@@ -192,13 +192,19 @@ template <class A, class OnRound> quicksort_result<value_t<A>> quicksort_with(co
 /// on_round(round, keys, heads) after each round; returns the sorted vector
 /// and the rounds taken.
 template <class A, class OnRound> quicksort_result<value_t<A>> quicksort_rounds(const A& a, OnRound on_round) {
-    return detail::quicksort_with(a, on_round, false);
+    static_assert(detail::has_less_v<value_t<A>>,
+                  "sv::quicksort: the element type needs a SCANVEC_HD operator< (bool operator<(const T&, const T&))");
+    if constexpr (detail::has_less_v<value_t<A>>) return detail::quicksort_with(a, on_round, false);
+    else return {};
 }
 
 /// Sorts ascending by segmented quicksort with its base case; returns the
 /// sorted vector and the rounds taken.
 template <class A> quicksort_result<value_t<A>> quicksort_rounds(const A& a) {
-    return detail::quicksort_with(a, detail::no_round_callback{}, true);
+    static_assert(detail::has_less_v<value_t<A>>,
+                  "sv::quicksort: the element type needs a SCANVEC_HD operator< (bool operator<(const T&, const T&))");
+    if constexpr (detail::has_less_v<value_t<A>>) return detail::quicksort_with(a, detail::no_round_callback{}, true);
+    else return {};
 }
 
 /// Sorts ascending by Blelloch's segmented quicksort (any type with a SCANVEC_HD operator<).

@@ -216,7 +216,10 @@ template <class T, class Flags> nested<T> split(const nested<T>& x, const Flags&
 /// Position of every element in a stable ascending sort of its own segment.
 /// A stable sort by value, then a stable sort of that order by segment.
 template <class T> nested<index_t> rank(const nested<T>& x) {
-    return detail::labelled("rank (nested)", x.total(), [&] {
+    static_assert(detail::has_less_v<T>,
+                  "sv::rank: the element type needs a SCANVEC_HD operator< (bool operator<(const T&, const T&))");
+    if constexpr (!detail::has_less_v<T>) return nested<index_t>();
+    else return detail::labelled("rank (nested)", x.total(), [&] {
         const auto& s = x.segments();
         const std::size_t n = x.total();
         auto order = detail::sorted_order(x.values());

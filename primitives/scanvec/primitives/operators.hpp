@@ -95,6 +95,13 @@ namespace detail {
 template <class Op, class = void> struct has_identity : std::false_type {};
 template <class Op> struct has_identity<Op, std::void_t<decltype(std::declval<const Op&>().identity())>> : std::true_type {};
 
+/// Whether a < b compiles for T and gives something usable as bool (sorting needs it).
+template <class T, class = void> struct has_less : std::false_type {};
+template <class T>
+struct has_less<T, std::enable_if_t<std::is_convertible_v<decltype(std::declval<const T&>() < std::declval<const T&>()), bool>>>
+    : std::true_type {};
+template <class T> inline constexpr bool has_less_v = has_less<T>::value;
+
 /// op's identity as a T, where a scan or reduction needs it. An operator
 /// given without one fails here, in one line that says what to pass.
 template <class T, class Op> T identity_of(const Op& op) {

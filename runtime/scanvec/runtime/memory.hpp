@@ -6,10 +6,16 @@
 // calls primitives in a loop reaches a steady state with no backend
 // allocations at all. Blocks are reused in stream order (all work is ordered
 // on the device's default stream), so reuse never races with a kernel.
+//
+// Poisoning: when on (by default in builds without NDEBUG, the debug presets),
+// every block returned to the cache is filled with poison_byte, so a lazy view
+// or raw pointer that outlived its vector reads 0xDBDB... instead of plausible
+// old values. set_poisoning() changes it at run time.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -24,6 +30,9 @@ struct memory_stats {
     std::size_t bytes_in_use = 0;         ///< handed out and not yet returned
     std::size_t bytes_cached = 0;         ///< held by the cache, free for reuse
 };
+
+/// The byte that fills memory returned to the cache while poisoning is on.
+inline constexpr unsigned char poison_byte = 0xDB;
 
 class memory_cache {
 public:
@@ -71,6 +80,12 @@ public:
 
     void deallocate(void* p, std::size_t bytes) noexcept {
         if (!p) return;
+        if (poisoning()) {
+            try {
+                backend::fill_bytes(p, poison_byte, bytes, nullptr, "memory cache (poison a returned block)");
+            } catch (...) {  // a failed fill leaves the block unpoisoned, nothing worse
+            }
+        }
         const std::size_t size = bin_size(bytes);
         std::lock_guard<std::mutex> lock(mutex_);
         free_.emplace(size, p);
@@ -83,6 +98,10 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         trim_locked();
     }
+
+    /// Whether returned blocks are filled with poison_byte (see above).
+    bool poisoning() const noexcept { return poison_.load(std::memory_order_relaxed); }
+    void set_poisoning(bool on) noexcept { poison_.store(on, std::memory_order_relaxed); }
 
     memory_stats stats() const {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -102,6 +121,11 @@ private:
     mutable std::mutex mutex_;
     std::multimap<std::size_t, void*> free_;
     memory_stats stats_;
+#if defined(NDEBUG)
+    std::atomic<bool> poison_{false};
+#else
+    std::atomic<bool> poison_{true};
+#endif
 };
 
 /// The process-wide cache. Intentionally leaked: vectors with static storage
