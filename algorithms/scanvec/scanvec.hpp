@@ -18,12 +18,15 @@
 #include <scanvec/primitives/lazy_scan.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/write.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/segmented.hpp>
 #include <scanvec/primitives/segments.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/nested_permute.hpp>
 #include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/random.hpp>
+#include <scanvec/primitives/neighbours.hpp>
 
 #include <scanvec/algorithms/split.hpp>
 #include <scanvec/algorithms/line_of_sight.hpp>
@@ -39,3 +42,7 @@
 #include <scanvec/algorithms/quicksort.hpp>
 #include <scanvec/algorithms/remove_duplicates.hpp>
 #include <scanvec/algorithms/string_compare.hpp>
+#include <scanvec/algorithms/maximal_independent_set.hpp>
+#include <scanvec/algorithms/breadth_first_search.hpp>
+#include <scanvec/algorithms/connected_components.hpp>
+#include <scanvec/algorithms/primes.hpp>

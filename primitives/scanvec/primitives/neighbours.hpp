@@ -1,0 +1,110 @@
+// scanvec/primitives/neighbours.hpp - each element's neighbours, and the heads of runs.
+//
+//   sv::previous(a, fill)   r[0] = fill, r[i] = a[i-1]       (the left neighbour)
+//   sv::next(a, fill)       r[i] = a[i+1], r[n-1] = fill     (the right neighbour)
+//   sv::run_heads(a)        r[0] = true, r[i] = !(a[i] == a[i-1]): the first of every
+//                           run of equal elements (in a sorted vector, the first of
+//                           each distinct value); a vector<bool>
+//
+// a is a vector or a view of arithmetic values or described structs (run_heads
+// needs a SCANVEC_HD operator== for structs). Each has a lazy twin in sv::lazy
+// that returns a view: a neighbour is read inside the primitive consuming it.
+#pragma once
+
+#include <scanvec/runtime/label.hpp>
+#include <scanvec/runtime/sequence.hpp>
+
+#include <thrust/copy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <type_traits>
+
+namespace scanvec {
+namespace detail {
+
+/// r(i) = a[i + Offset], or fill where that is outside 0..n-1.
+template <class In, class T, int Offset> struct neighbour_at {
+    In in;
+    index_t n;
+    T fill;
+    SCANVEC_HD T operator()(index_t i) const {
+        const index_t j = i + Offset;
+        if (j < 0 || j >= n) return fill;
+        return T(in[j]);
+    }
+};
+
+/// r(i) = a[i] starts a run of equal elements (i == 0, or it differs from a[i-1]).
+template <class In, class T> struct run_head_at {
+    In in;
+    SCANVEC_HD bool operator()(index_t i) const {
+        if (i == 0) return true;
+        const T here = in[i];
+        const T before = in[i - 1];
+        return !(here == before);
+    }
+};
+
+template <int Offset, class A> auto neighbours(const A& a, const value_t<A>& fill) {
+    using In = decltype(reader(a));
+    using F = neighbour_at<In, value_t<A>, Offset>;
+    return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                F{reader(a), index_t(a.size()), fill}),
+                a.size());
+}
+
+/// Evaluates a lazy neighbour view of a, on a's stream.
+template <class A, class V> vector<value_t<V>> evaluate_from(const A& a, const V& v) {
+    vector<value_t<V>> r(v.size(), no_init);
+    if (!v.empty()) {
+        thrust::copy_n(policy(stream_of(a)), reader(v), v.size(), writer(r));
+        backend::check_launch("neighbours");
+    }
+    return r;
+}
+
+}  // namespace detail
+
+namespace lazy {
+
+/// r[0] = fill, r[i] = a[i-1]; read when consumed.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> auto previous(const A& a, const value_t<A>& fill) {
+    return detail::neighbours<-1>(a, fill);
+}
+
+/// r[i] = a[i+1], r[n-1] = fill; read when consumed.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> auto next(const A& a, const value_t<A>& fill) {
+    return detail::neighbours<+1>(a, fill);
+}
+
+/// r[0] = true, r[i] = !(a[i] == a[i-1]); computed when consumed.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> auto run_heads(const A& a) {
+    using F = detail::run_head_at<decltype(detail::reader(a)), value_t<A>>;
+    return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), F{detail::reader(a)}),
+                a.size());
+}
+
+}  // namespace lazy
+
+// (The constraints keep these out of overload sets meant for iterators, such as
+// an unqualified next(it, k) that finds scanvec by argument-dependent lookup.)
+
+/// r[0] = fill, r[i] = a[i-1]: each element's left neighbour.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
+vector<value_t<A>> previous(const A& a, const value_t<A>& fill) {
+    return detail::labelled("previous", a.size(), [&] { return detail::evaluate_from(a, lazy::previous(a, fill)); }, a);
+}
+
+/// r[i] = a[i+1], r[n-1] = fill: each element's right neighbour.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
+vector<value_t<A>> next(const A& a, const value_t<A>& fill) {
+    return detail::labelled("next", a.size(), [&] { return detail::evaluate_from(a, lazy::next(a, fill)); }, a);
+}
+
+/// r[0] = true (n > 0), r[i] = !(a[i] == a[i-1]): the heads of runs of equal elements.
+template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> vector<bool> run_heads(const A& a) {
+    return detail::labelled("run_heads", a.size(), [&] { return detail::evaluate_from(a, lazy::run_heads(a)); }, a);
+}
+
+}  // namespace scanvec
