@@ -190,16 +190,21 @@ template <class X> vector<value_t<X>> leaffix(const tour& t, const X& x) {
     }, x);
 }
 
+// The three below are templates only so that their kernels are compiled
+// where a program calls them, not in every file that includes this header.
+
 /// The depth of every vertex (0 at a root): rootfix(1) - 1.
-inline vector<index_t> tree_depth(const tour& t) {
+template <class Tour, std::enable_if_t<std::is_same_v<Tour, tour>, int> = 0> vector<index_t> tree_depth(const Tour& t) {
     return map(detail::minus_one{}, rootfix(t, lazy::distribute(index_t(1), t.vertices())));
 }
 
 /// The number of vertices in the subtree of every vertex: leaffix(1).
-inline vector<index_t> subtree_size(const tour& t) { return leaffix(t, lazy::distribute(index_t(1), t.vertices())); }
+template <class Tour, std::enable_if_t<std::is_same_v<Tour, tour>, int> = 0>
+vector<index_t> subtree_size(const Tour& t) { return leaffix(t, lazy::distribute(index_t(1), t.vertices())); }
 
 /// The preorder number of every vertex (roots in order, children in order of their numbers).
-inline vector<index_t> preorder_number(const tour& t) {
+template <class Tour, std::enable_if_t<std::is_same_v<Tour, tour>, int> = 0>
+vector<index_t> preorder_number(const Tour& t) {
     const std::size_t n = t.vertices();
     // S <- +-scan of 1 on every entering arc, exclusive;  Pre[v] <- S[Position[2v]]
     auto s = scan(lazy::map(detail::enter_only<index_t>{}, t.arcs, lazy::distribute(index_t(1), 2 * n)));

@@ -196,7 +196,7 @@ template <class T, class Op = plus<T>> vector<T> reduce(const nested<T>& x, Op o
 // ---- index, distribute, length ----------------------------------------------
 
 /// Position of every element within its segment.
-inline vector<index_t> index(const segments& s) { return segmented_index(s.flags()); }
+template <class U> vector<index_t> index(const basic_segments<U>& s) { return segmented_index(s.flags()); }
 
 /// v[k] copied across segment k; v holds one value per segment.
 template <class V> vector<value_t<V>> distribute(const V& v, const segments& s) {
@@ -212,7 +212,7 @@ template <class V> vector<value_t<V>> distribute(const V& v, const segments& s) 
 }
 
 /// The length of every segment.
-inline vector<index_t> length(const segments& s) { return s.lengths(); }
+template <class U> vector<index_t> length(const basic_segments<U>& s) { return s.lengths(); }
 template <class T> vector<index_t> length(const nested<T>& x) { return x.lengths(); }
 
 // ---- extract, replace --------------------------------------------------------

@@ -58,7 +58,7 @@ void check_segment_placement(const char* op, Place p, const segments& elems, con
 #endif
 }
 
-inline void expect_same_segments(const char* op, const segments& a, const segments& b) {
+template <class U> void expect_same_segments(const char* op, const basic_segments<U>& a, const basic_segments<U>& b) {
     if (a != b) throw length_error(std::string(op) + ": the segments differ (counts " + std::to_string(a.count()) +
                                    " and " + std::to_string(b.count()) + ", totals " + std::to_string(a.total()) +
                                    " and " + std::to_string(b.total()) + ")");

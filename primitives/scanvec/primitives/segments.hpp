@@ -49,7 +49,10 @@
 
 namespace scanvec {
 
-class segments {
+/// The descriptor (sv::segments). A class template only so that its members
+/// are compiled where a program uses them: as a plain class, every translation
+/// unit that included this header compiled the kernels of all its members.
+template <class Unused> class basic_segments {
     struct state {
         vector<index_t> offsets;  // count + 1
         index_t total = 0;
@@ -61,10 +64,10 @@ class segments {
 
 public:
     /// No segments (and no elements).
-    segments() = default;
+    basic_segments() = default;
 
     /// Segment k holds lengths[k] elements; lengths may be 0, never negative.
-    template <class Lengths> static segments from_lengths(const Lengths& lengths) {
+    template <class Lengths> static basic_segments from_lengths(const Lengths& lengths) {
         static_assert(std::is_integral_v<value_t<Lengths>>, "segments::from_lengths: lengths must hold integers");
         return detail::labelled("segments::from_lengths", lengths.size(), [&] {
             const std::size_t m = lengths.size();
@@ -85,12 +88,12 @@ public:
                                                                      detail::convert_to<index_t>{}),
                                      m, off.data() + 1, plus<index_t>{}, s);
             const index_t total = m ? off[m] : 0;
-            return segments(std::move(off), total, -1);
+            return basic_segments(std::move(off), total, -1);
         });
     }
 
     /// Lengths given on the host: sv::segments::from_lengths({3, 0, 2}).
-    static segments from_lengths(const std::vector<index_t>& lengths) {
+    static basic_segments from_lengths(const std::vector<index_t>& lengths) {
         std::vector<index_t> off(lengths.size() + 1, 0);
         index_t empties = 0;
         for (std::size_t k = 0; k < lengths.size(); ++k) {
@@ -101,11 +104,11 @@ public:
             empties += lengths[k] == 0;
         }
         const index_t total = off.back();
-        return segments(vector<index_t>(off), total, empties);
+        return basic_segments(vector<index_t>(off), total, empties);
     }
 
     /// count + 1 offsets: offsets[0] = 0, non-decreasing, offsets[count] = the total length.
-    template <class Offsets> static segments from_offsets(const Offsets& offsets) {
+    template <class Offsets> static basic_segments from_offsets(const Offsets& offsets) {
         static_assert(std::is_integral_v<value_t<Offsets>>, "segments::from_offsets: offsets must hold integers");
         return detail::labelled("segments::from_offsets", offsets.size(), [&] {
             if (offsets.empty())
@@ -116,19 +119,19 @@ public:
             backend::check_launch("segments::from_offsets");
             check_offsets("segments::from_offsets", off, off.size() - 1, "offsets");
             const index_t total = off[off.size() - 1];
-            return segments(std::move(off), total, -1);
+            return basic_segments(std::move(off), total, -1);
         });
     }
 
     /// Offsets the caller guarantees (built by a primitive): taken over, not checked.
-    static segments from_offsets(vector<index_t> offsets, unchecked_t) {
-        if (offsets.empty()) return segments();
+    static basic_segments from_offsets(vector<index_t> offsets, unchecked_t) {
+        if (offsets.empty()) return basic_segments();
         const index_t total = offsets[offsets.size() - 1];
-        return segments(std::move(offsets), total, -1);
+        return basic_segments(std::move(offsets), total, -1);
     }
 
     /// count starts (starts[0] = 0, non-decreasing, at most total) and the total length.
-    template <class Starts> static segments from_starts(const Starts& starts, std::size_t total) {
+    template <class Starts> static basic_segments from_starts(const Starts& starts, std::size_t total) {
         static_assert(std::is_integral_v<value_t<Starts>>, "segments::from_starts: starts must hold integers");
         return detail::labelled("segments::from_starts", starts.size(), [&] {
             const std::size_t m = starts.size();
@@ -141,12 +144,12 @@ public:
             backend::check_launch("segments::from_starts");
             off.set(m, index_t(total));
             check_offsets("segments::from_starts", off, m, "starts");
-            return segments(std::move(off), index_t(total), -1);
+            return basic_segments(std::move(off), index_t(total), -1);
         });
     }
 
     /// Head flags (any integral sequence, nonzero = true; position 0 always heads).
-    template <class Flags> static segments from_flags(const Flags& heads) {
+    template <class Flags> static basic_segments from_flags(const Flags& heads) {
         detail::expect_flags<Flags>();
         return detail::labelled("segments::from_flags", heads.size(), [&] {
             const std::size_t n = heads.size();
@@ -162,18 +165,18 @@ public:
                 backend::check_launch("segments::from_flags");
             }
             off.set(std::size_t(pos.total), index_t(n));
-            segments r(std::move(off), index_t(n), 0);
+            basic_segments r(std::move(off), index_t(n), 0);
             r.s_->flags = std::move(flags);
             return r;
         });
     }
 
     /// One segment of n elements (for n = 0, one empty segment).
-    static segments single(std::size_t n) {
+    static basic_segments single(std::size_t n) {
         vector<index_t> off(2, no_init);
         off.set(0, 0);
         off.set(1, index_t(n));
-        return segments(std::move(off), index_t(n), n ? 0 : 1);
+        return basic_segments(std::move(off), index_t(n), n ? 0 : 1);
     }
 
     /// The number of segments.
@@ -233,12 +236,12 @@ public:
     }
 
     /// Same count and same lengths.
-    friend bool operator==(const segments& a, const segments& b) {
+    friend bool operator==(const basic_segments& a, const basic_segments& b) {
         if (a.count() != b.count() || a.total() != b.total()) return false;
         if (a.s_ == b.s_ || a.count() == 0) return true;
         return thrust::equal(detail::policy(), a.offsets().begin(), a.offsets().end(), b.offsets().begin());
     }
-    friend bool operator!=(const segments& a, const segments& b) { return !(a == b); }
+    friend bool operator!=(const basic_segments& a, const basic_segments& b) { return !(a == b); }
 
     /// Runs f(i, k) for every element i and its segment k: one +-scan over the
     /// head flags, f called as the scan writes (nothing stored).
@@ -267,7 +270,7 @@ public:
     }
 
 private:
-    segments(vector<index_t> off, index_t total, index_t empties) : s_(std::make_shared<state>()) {
+    basic_segments(vector<index_t> off, index_t total, index_t empties) : s_(std::make_shared<state>()) {
         s_->offsets = std::move(off);
         s_->total = total;
         s_->empties = empties;
@@ -318,9 +321,12 @@ private:
     std::shared_ptr<state> s_;
 };
 
+/// A vector of vectors' descriptor: see the top of this file.
+using segments = basic_segments<void>;
+
 namespace detail {
 /// The segment holding element (or result position) pos: a binary search, for error messages.
-inline index_t segment_of(const segments& s, index_t pos) {
+template <class U> index_t segment_of(const basic_segments<U>& s, index_t pos) {
     const auto& off = s.offsets();
     auto it = thrust::upper_bound(policy(), off.begin(), off.end(), pos);
     return index_t(it - off.begin()) - 1;
