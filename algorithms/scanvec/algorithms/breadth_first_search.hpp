@@ -1,0 +1,124 @@
+// scanvec/algorithms/breadth_first_search.hpp - breadth-first search from one vertex, level by level.
+//
+// The frontier version of breadth-first search on a graph in compressed rows
+// (sv::nested: segment v lists the targets of v's edges, so the descriptor's
+// offsets and the flat values are CSR's offsets and targets). Each level
+// allocates a slot for every edge out of the frontier, fetches the edges'
+// targets, keeps those into unvisited vertices, and lets one edge win each
+// newly reached vertex with a write where several edges may collide:
+//
+//   procedure BFS(Offsets, Targets, s)
+//       Parent <- -1; Distance <- -1; Parent[s] <- s; Distance[s] <- 0
+//       F <- [s]; d <- 0
+//       while #F > 0
+//           d   <- d + 1
+//           S   <- allocate(Offsets[F + 1] - Offsets[F])     a segment of slots per frontier vertex
+//           K   <- segment-ids(S)                             the frontier position of every slot
+//           Dst <- Targets[Offsets[F[K]] + index(S)]          every edge out of the frontier
+//           Keep     <- Parent[Dst] = -1                      edges into unvisited vertices
+//           (K, Dst) <- pack((K, Dst), Keep)
+//           Via <- Via <- {(Dst[j], j)}                       one edge wins each vertex (collisions allowed)
+//           Won <- Via[Dst] = index(#Dst)
+//           F'  <- pack(Dst, Won)                             each newly reached vertex once
+//           Parent   <- Parent <- {(F'[i], F[K[Won]][i])}     its winning edge's source
+//           Distance <- Distance <- {(F'[i], d)}
+//           F   <- F'
+//       (Parent, Distance)
+//
+// The writes are sv::write on vectors moved in, so a level's work is
+// proportional to the frontier and its edges, never to the number of
+// vertices: the whole search does O(n + m) work (n vertices, m edges) in one
+// constant-depth round of steps per level, O(diameter) rounds. Via is scratch
+// that is read only where the same level wrote it.
+//
+// Contract: source must be a vertex (sv::index_error otherwise), and every
+// target must lie in 0..adj.count()-1 (checked once, sv::index_error). Edges
+// are directed; self-loops and repeated edges are allowed. Which of several
+// shortest-path parents a vertex gets is unspecified (it may differ between
+// runs and backends); the distances are exact.
+#pragma once
+
+#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/nested.hpp>
+#include <scanvec/primitives/write.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace scanvec {
+
+/// The result of a breadth-first search over n vertices.
+struct bfs_tree {
+    /// parent[v]: the vertex before v on a shortest path from the source
+    /// (the source itself for the source, -1 for a vertex not reached).
+    vector<index_t> parent;
+    /// distance[v]: the number of edges on a shortest path from the source (-1 if not reached).
+    vector<index_t> distance;
+};
+
+namespace detail::bfs {
+
+struct difference {
+    SCANVEC_HD index_t operator()(index_t a, index_t b) const { return a - b; }
+};
+struct sum {
+    SCANVEC_HD index_t operator()(index_t a, index_t b) const { return a + b; }
+};
+struct unvisited {
+    SCANVEC_HD bool operator()(index_t parent) const { return parent < 0; }
+};
+struct same {
+    SCANVEC_HD bool operator()(index_t a, index_t b) const { return a == b; }
+};
+
+}  // namespace detail::bfs
+
+/// Breadth-first search from source over the directed graph whose vertex v has
+/// edges to the values of adj's segment v: every vertex's distance from the
+/// source and a parent on a shortest path (both -1 where not reached).
+template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t source) {
+    static_assert(std::is_integral_v<I>, "sv::breadth_first_search(adj, source): adj must hold vertex numbers");
+    namespace b = detail::bfs;
+    const std::size_t n = adj.count();
+    return detail::labelled("breadth_first_search", adj.total(), [&] {
+        if (source < 0 || std::size_t(source) >= n)
+            throw index_error("breadth_first_search: source " + std::to_string(source) + " is not a vertex (" +
+                              std::to_string(n) + " vertices)");
+        detail::expect_targets_in_range("breadth_first_search", adj.values(), n);
+        const vector<index_t>& offsets = adj.segments().offsets();
+        auto degree = adj.segments().lazy_lengths();
+        // Parent <- -1; Distance <- -1; Parent[s] <- s; Distance[s] <- 0
+        bfs_tree t{vector<index_t>(n, index_t(-1)), vector<index_t>(n, index_t(-1))};
+        t.parent.set(std::size_t(source), source);
+        t.distance.set(std::size_t(source), 0);
+        vector<index_t> via(n, no_init);
+        // F <- [s]
+        vector<index_t> frontier(1, source);
+        for (index_t d = 1; !frontier.empty(); ++d) {
+            // S <- allocate(Offsets[F + 1] - Offsets[F]); K <- segment-ids(S)
+            segments s = allocate(lazy::back_permute(degree, frontier));
+            vector<index_t> k = s.ids();
+            // Dst <- Targets[Offsets[F[K]] + index(S)]: slot j of segment K reads edge Offsets[F[K]] + j - S.starts[K]
+            vector<index_t> shift = map(b::difference{}, lazy::back_permute(offsets, frontier), s.starts());
+            auto edge = lazy::map(b::sum{}, lazy::index(s.total()), lazy::back_permute(shift, k));
+            vector<index_t> dst = map(detail::to_position{}, lazy::back_permute(adj.values(), edge));
+            // Keep <- Parent[Dst] = -1; (K, Dst) <- pack((K, Dst), Keep)
+            vector<bool> keep = map(b::unvisited{}, lazy::back_permute(t.parent, dst));
+            k = pack(k, keep);
+            vector<index_t> to = pack(dst, keep);
+            // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
+            via = write(std::move(via), to, lazy::index(to.size()));
+            // Won <- Via[Dst] = index(#Dst); F' <- pack(Dst, Won)
+            vector<bool> won = map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size()));
+            vector<index_t> reached = pack(to, won);
+            // Parent <- Parent <- {(F', F[K[Won]])}; Distance <- Distance <- {(F', d)}
+            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, pack(k, won)));
+            t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()));
+            // F <- F'
+            frontier = std::move(reached);
+        }
+        return t;
+    });
+}
+
+}  // namespace scanvec

@@ -1,0 +1,134 @@
+// scanvec/algorithms/connected_components.hpp - connected components by random mate.
+//
+// Random-mate graph contraction: in every round each root flips a coin; a
+// tails root with an edge to a heads root hooks onto it (where it has several,
+// one write wins), so the hooks form stars around heads roots and no chain
+// grows longer than one per round. The edges are then relabelled to their
+// ends' roots and those inside a star disappear. When no edge is left every
+// root is alone in its component, and pointer jumping takes every vertex to
+// its root:
+//
+//   procedure components(V, E)                E: undirected edges (u, v)
+//       P <- index(#V)                         every vertex its own root
+//       E <- pack(E, u(E) != v(E))
+//       while #E > 0
+//           H    <- a random coin for every vertex (heads: a root others hook onto)
+//           Mate <- H[u(E)] != H[v(E)]          edges from a tails root to a heads root
+//           P    <- P <- {(tail end, head end) : edges with Mate}   one hook per tails root wins
+//           E    <- (P[u(E)], P[v(E)])          every end moved to its root
+//           E    <- pack(E, u(E) != v(E))       edges inside a star disappear
+//       repeat ceil(log2 rounds) times
+//           P <- P[P]                           pointer jumping: the trees have depth <= rounds
+//       P
+//
+// The coins are sv::lazy::random<bool> keyed by the seed and the round, read at
+// the edges' ends and never stored; the hooks are one sv::write.
+//
+// Cost: a root with an edge hooks with probability at least 1/4 in a round, so
+// O(log n) rounds in expectation, each a constant number of steps over the live
+// edges: O(m log n) expected work for m edges (edges between the same two
+// stars are not merged), plus O(n log log n) for the pointer jumping.
+//
+// Contract: r[v] is the label of v's component, a vertex of that component
+// (so r[v] == v for exactly one v per component), the same for all of its
+// vertices. Which vertex is the label is unspecified: it depends on the seed
+// and on which of several colliding hooks wins, which may differ between runs
+// and backends. The partition is always the same. Edges are undirected, self-loops and repeated edges allowed; endpoints
+// outside 0..n-1 throw sv::index_error before any work.
+#pragma once
+
+#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/nested.hpp>
+#include <scanvec/primitives/random.hpp>
+#include <scanvec/primitives/write.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace scanvec {
+namespace detail::cc {
+
+template <class I> struct as_vertex {
+    template <class A> SCANVEC_HD I operator()(const A& a) const { return I(a); }
+};
+struct differ {
+    template <class A, class B> SCANVEC_HD bool operator()(const A& u, const B& v) const { return index_t(u) != index_t(v); }
+};
+/// The edge joins a tails root to a heads root.
+struct mates {
+    SCANVEC_HD bool operator()(bool heads_u, bool heads_v) const { return heads_u != heads_v; }
+};
+/// The tails end of a mating edge: the root that hooks.
+template <class I> struct tails_end {
+    SCANVEC_HD I operator()(bool heads_u, const I& u, const I& v) const { return heads_u ? v : u; }
+};
+/// The heads end: the root it hooks onto.
+template <class I> struct heads_end {
+    SCANVEC_HD I operator()(bool heads_u, const I& u, const I& v) const { return heads_u ? u : v; }
+};
+
+/// Random-mate rounds on the edge list (from[k], to[k]) of n vertices of type I.
+template <class I, class From, class To>
+vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
+    expect_same_length("connected_components (edge ends)", from.size(), to.size());
+    expect_targets_in_range("connected_components", from, n);
+    expect_targets_in_range("connected_components", to, n);
+    // P <- index(#V)
+    vector<I> p = index<I>(n);
+    // E <- pack(E, u != v)
+    auto loop_free = lazy::map(differ{}, from, to);
+    vector<I> u = pack(lazy::map(as_vertex<I>{}, from), loop_free);
+    vector<I> v = pack(lazy::map(as_vertex<I>{}, to), loop_free);
+    int round = 0;
+    for (; !u.empty(); ++round) {
+        // H <- a random coin for every vertex (read at the edges' ends)
+        auto coin = lazy::random<bool>(n, random_key(seed) + std::uint64_t(round));
+        auto heads_u = lazy::back_permute(coin, u);
+        auto heads_v = lazy::back_permute(coin, v);
+        // Mate <- H[u] != H[v]
+        vector<bool> mate = map(mates{}, heads_u, heads_v);
+        // P <- P <- {(tail end, head end)}: every tails root with a heads neighbour hooks onto one
+        vector<I> tails = pack(lazy::map(tails_end<I>{}, heads_u, u, v), mate);
+        vector<I> heads = pack(lazy::map(heads_end<I>{}, heads_u, u, v), mate);
+        p = write(std::move(p), tails, heads);
+        // E <- (P[u], P[v]); E <- pack(E, u != v)
+        auto root_u = lazy::back_permute(p, u);
+        auto root_v = lazy::back_permute(p, v);
+        vector<bool> keep = map(differ{}, root_u, root_v);
+        vector<I> next_u = pack(root_u, keep);
+        v = pack(root_v, keep);
+        u = std::move(next_u);
+    }
+    // repeat ceil(log2 rounds) times: P <- P[P]
+    for (int reach = 1; reach < round; reach *= 2) p = back_permute(p, p);
+    if (rounds) *rounds = round;
+    return p;
+}
+
+}  // namespace detail::cc
+
+/// The connected components of the undirected graph on vertices 0..n-1 with
+/// the edges (from[k], to[k]): r[v] is a vertex of v's component, the same for
+/// the whole component. Random mate with coins drawn from seed; *rounds (if
+/// given) receives the number of contraction rounds.
+template <class From, class To, std::enable_if_t<is_sequence_v<From> && is_sequence_v<To>, int> = 0>
+vector<std::common_type_t<value_t<From>, value_t<To>>> connected_components(std::size_t n, const From& from,
+                                                                            const To& to, std::uint64_t seed = 1,
+                                                                            int* rounds = nullptr) {
+    static_assert(std::is_integral_v<value_t<From>> && std::is_integral_v<value_t<To>>,
+                  "sv::connected_components(n, from, to): the edge ends must be integers");
+    using I = std::common_type_t<value_t<From>, value_t<To>>;
+    return detail::labelled("connected_components", from.size(),
+                            [&] { return detail::cc::random_mate<I>(n, from, to, seed, rounds); });
+}
+
+/// The same on an adjacency: segment v of adj lists v's neighbours (adj.count() vertices).
+template <class I> vector<I> connected_components(const nested<I>& adj, std::uint64_t seed = 1, int* rounds = nullptr) {
+    static_assert(std::is_integral_v<I>, "sv::connected_components(adj): adj must hold vertex numbers");
+    return detail::labelled("connected_components", adj.total(), [&] {
+        // the edge k runs from its segment to adj.values()[k]
+        return detail::cc::random_mate<I>(adj.count(), adj.segments().ids(), adj.values(), seed, rounds);
+    });
+}
+
+}  // namespace scanvec
