@@ -494,6 +494,7 @@ template <class T> const char* type_name() {
 void bench_map(suite& s, std::size_t n);
 void bench_scan(suite& s, std::size_t n, bool growth_only);
 void bench_reduce(suite& s, std::size_t n);
+void bench_histogram(suite& s, std::size_t n);
 void bench_segmented_scan(suite& s, std::size_t n);
 void bench_permute(suite& s, std::size_t n);
 void bench_back_permute(suite& s, std::size_t n);
@@ -501,5 +502,8 @@ void bench_split(suite& s, std::size_t n);
 void bench_sort(suite& s, std::size_t n);
 void bench_sort64(suite& s, std::size_t n);
 void bench_nested(suite& s, std::size_t n);
+void bench_write(suite& s, std::size_t n);     // programs.cpp: sv::write, sv::combining_write
+void bench_programs(suite& s, std::size_t n);  // programs.cpp: MIS, BFS, components, primes
+std::vector<std::size_t> program_sizes(const options& o);
 
 }  // namespace bench

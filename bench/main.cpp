@@ -56,7 +56,7 @@ std::string range_label(const std::vector<std::size_t>& v) {
     std::puts(
         "scanvec_bench [--out DIR] [--quick] [--sizes 16,20,24,28] [--growth 10,12,...|none]\n"
         "              [--nested 26] [--keys64 24] [--only FAMILY,...]\n"
-        "families: map scan reduce segmented_scan permute back_permute split sort sort64 nested growth\n"
+        "families: map scan reduce histogram segmented_scan permute back_permute split sort sort64 nested write programs growth\n"
         "sizes are exponents of two (or lengths, when 48 or more)");
     std::exit(rc);
 }
@@ -171,7 +171,7 @@ environment describe(const options& o) {
 #endif
     e.sizes = "table " + range_label(o.sizes) + "; growth " + range_label(o.growth_sizes) + "; nested " +
               (o.nested_n ? size_label(o.nested_n) : "none") + "; 64-bit keys " + range_label(o.keys64_sizes) +
-              "; quicksort up to " + size_label(o.quicksort_max);
+              "; quicksort up to " + size_label(o.quicksort_max) + "; programs " + range_label(program_sizes(o));
     return e;
 }
 
@@ -211,6 +211,7 @@ int main(int argc, char** argv) try {
         {"map", bench_map},
         {"scan", [](suite& x, std::size_t n) { bench_scan(x, n, false); }},
         {"reduce", bench_reduce},
+        {"histogram", bench_histogram},
         {"segmented_scan", bench_segmented_scan},
         {"permute", bench_permute},
         {"back_permute", bench_back_permute},
@@ -229,6 +230,15 @@ int main(int argc, char** argv) try {
     }
     if (opt.wants("nested") && opt.nested_n) {
         failures += run(s, "nested", opt.nested_n, [&] { bench_nested(s, opt.nested_n); });
+        save(s);
+    }
+    if (opt.wants("write")) {  // the table's sizes up to 2^24
+        for (std::size_t n : opt.sizes)
+            if (n <= (std::size_t(1) << 24)) failures += run(s, "write", n, [&] { bench_write(s, n); });
+        save(s);
+    }
+    if (opt.wants("programs")) {
+        for (std::size_t n : program_sizes(opt)) failures += run(s, "programs", n, [&] { bench_programs(s, n); });
         save(s);
     }
     // The cost-growth view: the int32 scan and sorts at every growth size (time per element in growth.csv).

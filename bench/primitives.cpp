@@ -6,6 +6,8 @@
 #include "harness.hpp"
 
 #include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/multisplit.hpp>
+#include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/segmented.hpp>
@@ -85,6 +87,87 @@ template <class T> void reduce_of(suite& s, std::size_t n) {
     c.finish();
 }
 
+/// An affine map x -> m*x + c mod 2^32 packed in one word (m high, c low): f then g. Not commutative.
+struct affine_then {
+    SCANVEC_HD std::uint64_t operator()(std::uint64_t f, std::uint64_t g) const {
+        const std::uint32_t fm = std::uint32_t(f >> 32), fc = std::uint32_t(f), gm = std::uint32_t(g >> 32),
+                            gc = std::uint32_t(g);
+        return (std::uint64_t(gm * fm) << 32) | std::uint32_t(gm * fc + gc);
+    }
+};
+
+/// sv::reduce with an operator that does not commute (the order-keeping path), against the
+/// commutative reduction of the same 64-bit words (CUB's on CUDA: the memory-bound reference).
+void reduce_in_order(suite& s, std::size_t n) {
+    const auto a = random_keys<std::uint64_t>(n, 5);
+    const auto op = sv::monoid(affine_then{}, std::uint64_t(1) << 32);
+    config c(s, "reduce", "non-commutative monoid (affine maps), in order", "uint64", n);
+    c.bytes(1.0 * n * sizeof(std::uint64_t), n * sizeof(std::uint64_t));
+    std::uint64_t want = 0;
+#if defined(SCANVEC_BACKEND_CUDA)
+    sv::runtime::scratch d_sum(sizeof(std::uint64_t));
+    pinned<std::uint64_t> h_sum;
+    cub_call cub_sum([&](void* t, std::size_t& b) {
+        return cub::DeviceReduce::Sum(t, b, a.data(), d_sum.as<std::uint64_t>(), int(n));
+    });
+    c.alternative("cub::DeviceReduce::Sum of the same words (commutative)", "cub reduce +", [&] {
+        cub_sum();
+        cuda_check(cudaMemcpyAsync(h_sum.get(), d_sum.get(), sizeof(std::uint64_t), cudaMemcpyDeviceToHost, 0),
+                   "cudaMemcpyAsync");
+        cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+    });
+    want = sv::scan_total(a, op).total;  // CUB's single-pass scan keeps the order
+#else
+    c.alternative("sequential loop", "loop", [&] {
+        const std::uint64_t* in = a.data();
+        std::uint64_t acc = op.identity();
+        for (std::size_t i = 0; i < n; ++i) acc = op(acc, in[i]);
+        want = acc;
+    });
+#endif
+    c.scanvec_call("sv::reduce (in order)", [&](std::string&) { return same_value(sv::reduce(a, op), want); },
+                   [&] { volatile std::uint64_t r = sv::reduce(a, op); (void)r; });
+    c.finish();
+}
+
+#if defined(SCANVEC_BACKEND_CUDA)
+struct count_atomically {
+    const std::uint32_t* d;
+    unsigned long long* counts;
+    __device__ void operator()(std::int64_t i) const { atomicAdd(counts + d[i], 1ull); }
+};
+#endif
+
+/// sv::histogram of n random digits into m bins.
+void histogram_of(suite& s, std::size_t n, sv::index_t m) {
+    const auto d = sv::random<std::uint32_t>(n, 9, 0u, std::uint32_t(m - 1));
+    const std::string shape = std::to_string(m) + " bins, uniform digits";
+    config c(s, "histogram", shape.c_str(), "uint32", n);
+    c.bytes(1.0 * n * sizeof(std::uint32_t), double(m) * sizeof(sv::index_t));
+    std::vector<sv::index_t> want;
+#if defined(SCANVEC_BACKEND_CUDA)
+    sv::vector<unsigned long long> counts(static_cast<std::size_t>(m));
+    c.alternative("atomicAdd kernel (thrust::for_each)", "atomics", [&] {
+        cuda_check(cudaMemsetAsync(counts.data(), 0, std::size_t(m) * sizeof(unsigned long long), 0), "cudaMemsetAsync");
+        thrust::for_each_n(thrust::device, thrust::counting_iterator<std::int64_t>(0), std::int64_t(n),
+                           count_atomically{d.data(), counts.data()});
+    });
+    const auto h = counts.to_host();
+    want.assign(h.begin(), h.end());
+#else
+    c.alternative("sequential loop", "loop", [&] {
+        std::vector<sv::index_t> r(std::size_t(m), 0);
+        const std::uint32_t* in = d.data();
+        for (std::size_t i = 0; i < n; ++i) ++r[in[i]];
+        want = std::move(r);
+    });
+#endif
+    c.scanvec_call("sv::histogram",
+                   [&](std::string&) { return sv::histogram(d, m).to_host() == want ? std::string() : "counts differ"; },
+                   [&] { auto r = sv::histogram(d, m); });
+    c.finish();
+}
+
 }  // namespace
 
 void bench_map(suite& s, std::size_t n) {
@@ -115,6 +198,11 @@ void bench_scan(suite& s, std::size_t n, bool growth_only) {
 void bench_reduce(suite& s, std::size_t n) {
     reduce_of<int>(s, n);
     reduce_of<float>(s, n);
+    reduce_in_order(s, n);
+}
+
+void bench_histogram(suite& s, std::size_t n) {
+    for (sv::index_t m : {sv::index_t(256), sv::index_t(1) << 16, sv::index_t(n)}) histogram_of(s, n, m);
 }
 
 void bench_segmented_scan(suite& s, std::size_t n) {

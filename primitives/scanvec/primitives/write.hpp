@@ -23,14 +23,7 @@
 // undefined behaviour). Length mismatches of idx and vals throw
 // sv::length_error with both lengths.
 //
-// How they run: flat values are scattered directly (one store per element);
-// structs first elect one writer per target (its position, a single word,
-// stored by every writer; the last store stands), then the elected writer
-// stores every field. Combining writes use atomics where the element type has
-// them (CUDA's atomicAdd/Max/Min/Or/And/Xor, else a compare-and-swap loop on
-// the element's word; the host's atomic builtins), in one parallel pass; other
-// types (described structs, elements wider than 8 bytes) sort the writes by
-// target and reduce each run.
+// How they run: docs/design/writes.md.
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>

@@ -1,0 +1,416 @@
+// bench/programs.cpp - the writes (NESL's <- and the combining send) and the programs built on them.
+//
+// `write`: sv::write of n values into n slots at random indices with repeats
+// (each value a function of its index, so every winner writes the same and
+// the result is unique) against thrust::scatter of the same data; and
+// sv::combining_write with sv::plus<int>, into n slots and into 256 (a
+// histogram: every slot contended), against a hand-written atomicAdd kernel.
+// On the host both against a sequential loop.
+//
+// `programs`: Luby's maximal independent set, breadth-first search, connected
+// components by random mate, on a random graph of n vertices and 4n undirected
+// edges (the edge list for the first and the last, its symmetric compressed
+// rows for BFS), and the sieve up to n, each against its sequential C++
+// version (timed on the host CPU in the same run: greedy MIS, a queue BFS,
+// union-find, the sequential sieve); on CUDA also BFS and the sieve written
+// with Thrust (a frontier queue claimed with atomicCAS; one thrust::for_each
+// per sieving prime). Results are checked once: the set independent and
+// maximal, the distances a sequential BFS's, the components union-find's up
+// to renaming, the primes the sequential sieve's. The rows' notes give the
+// rounds and the model's steps (sv::trace).
+#include "harness.hpp"
+
+#include <scanvec/algorithms/breadth_first_search.hpp>
+#include <scanvec/algorithms/connected_components.hpp>
+#include <scanvec/algorithms/maximal_independent_set.hpp>
+#include <scanvec/algorithms/primes.hpp>
+#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/write.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <thrust/copy.h>
+#  include <thrust/fill.h>
+#  include <thrust/for_each.h>
+#  include <thrust/scatter.h>
+#endif
+
+namespace bench {
+namespace {
+
+/// A random position in [0, n) (repeats allowed).
+struct random_slot {
+    std::uint64_t seed;
+    std::uint64_t n;
+    SCANVEC_HD int operator()(std::int64_t i) const { return int(mix64(std::uint64_t(i) * 2 + 1 + seed) % n); }
+};
+/// The value written at slot j: the same from every writer.
+struct value_for_slot {
+    SCANVEC_HD int operator()(int j) const { return j * 7 + 3; }
+};
+
+#if defined(SCANVEC_BACKEND_CUDA)
+/// The hand-written combining send: out[idx[i]] += vals[i] with atomicAdd.
+__global__ void add_at_kernel(const int* idx, const int* vals, int* out, std::int64_t n) {
+    const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(out + idx[i], vals[i]);
+}
+void add_at(const sv::vector<int>& idx, const sv::vector<int>& vals, sv::vector<int>& out) {
+    const std::int64_t n = std::int64_t(idx.size());
+    if (n) add_at_kernel<<<unsigned((n + 255) / 256), 256>>>(idx.data(), vals.data(), out.data(), n);
+    cuda_check(cudaGetLastError(), "add_at_kernel");
+}
+#else
+void add_at(const sv::vector<int>& idx, const sv::vector<int>& vals, sv::vector<int>& out) {
+    const int* to = idx.data();
+    const int* v = vals.data();
+    int* o = out.data();
+    for (std::size_t i = 0; i < idx.size(); ++i) o[to[i]] += v[i];
+}
+#endif
+
+/// n values combined with + into `slots` slots at random indices.
+void combining_rows(suite& s, std::size_t n, std::size_t slots, const char* impl, const char* input) {
+    const auto idx = tabulate<int>(n, random_slot{11, slots});
+    const auto vals = small_values<int>(n);
+    sv::vector<int> want(slots), ref(slots), d(slots);
+    add_at(idx, vals, want);  // the reference, from zeros (the timed calls accumulate)
+    sync();
+    config c(s, "write", input, "int32", n);
+    c.bytes(2.0 * n * sizeof(int) + 2.0 * std::min(n, slots) * sizeof(int), n * sizeof(int));
+#if defined(SCANVEC_BACKEND_CUDA)
+    c.alternative("atomicAdd kernel (one thread per value)", "atomicAdd kernel", [&] { add_at(idx, vals, ref); });
+#else
+    c.alternative("sequential loop", "loop", [&] { add_at(idx, vals, ref); });
+#endif
+    c.scanvec_call(impl,
+                   [&](std::string&) { return same(sv::combining_write(sv::vector<int>(slots), idx, vals, sv::plus<int>{}), want); },
+                   [&] { d = sv::combining_write(std::move(d), idx, vals, sv::plus<int>{}); });
+    c.finish();
+}
+
+// ---- the programs' inputs and their sequential versions -------------------------
+
+/// A random undirected graph: its edge list on the device and the host, and its symmetric compressed rows.
+struct graph {
+    std::size_t n = 0;
+    sv::vector<int> from, to;
+    std::vector<int> h_from, h_to;
+    std::vector<sv::index_t> h_offsets;  // n + 1
+    std::vector<int> h_targets;          // both directions of every edge
+    sv::nested<int> adj;
+};
+
+graph random_graph(std::size_t n, std::size_t m) {
+    graph g;
+    g.n = n;
+    g.from = tabulate<int>(m, random_slot{21, n});
+    g.to = tabulate<int>(m, random_slot{22, n});
+    g.h_from = g.from.to_host();
+    g.h_to = g.to.to_host();
+    g.h_offsets.assign(n + 1, 0);
+    for (std::size_t k = 0; k < m; ++k) ++g.h_offsets[g.h_from[k] + 1], ++g.h_offsets[g.h_to[k] + 1];
+    std::partial_sum(g.h_offsets.begin(), g.h_offsets.end(), g.h_offsets.begin());
+    std::vector<sv::index_t> at(g.h_offsets.begin(), g.h_offsets.end() - 1);
+    g.h_targets.resize(2 * m);
+    for (std::size_t k = 0; k < m; ++k) {
+        g.h_targets[at[g.h_from[k]]++] = g.h_to[k];
+        g.h_targets[at[g.h_to[k]]++] = g.h_from[k];
+    }
+    g.adj = sv::nested<int>(sv::vector<int>(g.h_targets), sv::segments::from_offsets(sv::vector<sv::index_t>(g.h_offsets)));
+    return g;
+}
+
+/// Greedy MIS in vertex order.
+std::vector<char> sequential_mis(const graph& g) {
+    std::vector<char> state(g.n, 0);  // 0 undecided, 1 in, 2 next to one in
+    for (std::size_t v = 0; v < g.n; ++v) {
+        if (state[v]) continue;
+        state[v] = 1;
+        for (sv::index_t e = g.h_offsets[v]; e < g.h_offsets[v + 1]; ++e)
+            if (!state[g.h_targets[e]]) state[g.h_targets[e]] = 2;
+    }
+    return state;
+}
+
+std::vector<sv::index_t> sequential_bfs(const graph& g, int source) {
+    std::vector<sv::index_t> dist(g.n, -1);
+    std::vector<int> queue(g.n);
+    std::size_t head = 0, tail = 0;
+    queue[tail++] = source;
+    dist[source] = 0;
+    while (head < tail) {
+        const int v = queue[head++];
+        for (sv::index_t e = g.h_offsets[v]; e < g.h_offsets[v + 1]; ++e) {
+            const int w = g.h_targets[e];
+            if (dist[w] < 0) dist[w] = dist[v] + 1, queue[tail++] = w;
+        }
+    }
+    return dist;
+}
+
+std::vector<int> sequential_components(const graph& g) {
+    std::vector<int> up(g.n);
+    std::iota(up.begin(), up.end(), 0);
+    auto find = [&](int x) {
+        while (up[x] != x) x = up[x] = up[up[x]];
+        return x;
+    };
+    for (std::size_t k = 0; k < g.h_from.size(); ++k) {
+        const int a = find(g.h_from[k]), b = find(g.h_to[k]);
+        if (a != b) up[std::max(a, b)] = std::min(a, b);
+    }
+    for (std::size_t v = 0; v < g.n; ++v) up[v] = find(int(v));
+    return up;
+}
+
+std::vector<int> sequential_primes(std::size_t n) {
+    std::vector<char> composite(n + 1, 0);
+    std::vector<int> out;
+    for (std::size_t i = 2; i <= n; ++i) {
+        if (composite[i]) continue;
+        out.push_back(int(i));
+        for (std::size_t m = i * i; m <= n; m += i) composite[m] = 1;
+    }
+    return out;
+}
+
+// ---- checks ----------------------------------------------------------------------
+
+std::string check_mis(const graph& g, const std::vector<bool>& in) {
+    if (in.size() != g.n) return "length " + std::to_string(in.size());
+    std::vector<char> covered(in.begin(), in.end());
+    for (std::size_t k = 0; k < g.h_from.size(); ++k) {
+        const int u = g.h_from[k], v = g.h_to[k];
+        if (u != v && in[u] && in[v]) return "not independent: edge " + std::to_string(u) + "-" + std::to_string(v);
+        if (in[u]) covered[v] = 1;
+        if (in[v]) covered[u] = 1;
+    }
+    for (std::size_t v = 0; v < g.n; ++v)
+        if (!covered[v]) return "not maximal: vertex " + std::to_string(v);
+    return "";
+}
+
+std::string check_components(const std::vector<int>& got, const std::vector<int>& want) {
+    if (got.size() != want.size()) return "length " + std::to_string(got.size());
+    std::vector<int> to_want(got.size(), -1), to_got(got.size(), -1);
+    for (std::size_t v = 0; v < got.size(); ++v) {
+        const int l = got[v];
+        if (l < 0 || std::size_t(l) >= got.size() || got[l] != l) return "bad label at " + std::to_string(v);
+        if (to_want[l] < 0) to_want[l] = want[v];
+        if (to_got[want[v]] < 0) to_got[want[v]] = l;
+        if (to_want[l] != want[v] || to_got[want[v]] != l) return "other partition at " + std::to_string(v);
+    }
+    return "";
+}
+
+#if defined(SCANVEC_BACKEND_CUDA)
+// ---- the Thrust versions -----------------------------------------------------------
+
+/// Every frontier vertex walks its edges and claims unvisited targets with atomicCAS on the parent.
+struct expand_frontier {
+    const sv::index_t* offsets;
+    const int* targets;
+    int* parent;
+    int* distance;
+    const int* frontier;
+    int* next;
+    int* next_count;
+    int level;
+    __device__ void operator()(int i) const {
+        const int v = frontier[i];
+        for (sv::index_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+            const int w = targets[e];
+            if (parent[w] == -1 && atomicCAS(parent + w, -1, v) == -1) {
+                distance[w] = level;
+                next[atomicAdd(next_count, 1)] = w;
+            }
+        }
+    }
+};
+
+struct strike_multiples {
+    char* composite;
+    std::int64_t p;
+    __device__ void operator()(std::int64_t j) const { composite[p * (p + j)] = 1; }
+};
+struct is_zero {
+    __device__ bool operator()(char c) const { return c == 0; }
+};
+#endif
+
+std::string with_steps(const sv::trace& t, const std::string& rounds) { return rounds + "; " + steps_note(t); }
+
+}  // namespace
+
+void bench_write(suite& s, std::size_t n) {
+    // sv::write: n values into n slots, random indices with repeats
+    {
+        const auto idx = tabulate<int>(n, random_slot{10, n});
+        const sv::vector<int> vals = sv::map(value_for_slot{}, idx);
+        sv::vector<int> ref(n), d(n);
+        config c(s, "write", "n values into n slots, random indices with repeats", "int32", n);
+        c.bytes(3.0 * n * sizeof(int), n * sizeof(int));
+#if defined(SCANVEC_BACKEND_CUDA)
+        c.alternative("thrust::scatter", "thrust scatter",
+                      [&] { thrust::scatter(thrust::device, vals.begin(), vals.end(), idx.begin(), ref.begin()); });
+#else
+        c.alternative("sequential loop", "loop", [&] {
+            const int* to = idx.data();
+            const int* v = vals.data();
+            int* o = ref.data();
+            for (std::size_t i = 0; i < n; ++i) o[to[i]] = v[i];
+        });
+#endif
+        c.scanvec_call("sv::write", [&](std::string&) { return same(sv::write(sv::vector<int>(n), idx, vals), ref); },
+                       [&] { d = sv::write(std::move(d), idx, vals); });
+        c.finish();
+    }
+    combining_rows(s, n, n, "sv::combining_write (+)", "combining +, n values into n slots, random indices");
+    combining_rows(s, n, 256, "sv::combining_write (+, 256 slots)", "combining +, n values into 256 slots (histogram)");
+}
+
+std::vector<std::size_t> program_sizes(const options& o) {
+    if (o.quick) return {std::size_t(1) << 16};
+#if defined(SCANVEC_BACKEND_CUDA)
+    return {1000000, std::size_t(1) << 24};
+#else
+    return {1000000};
+#endif
+}
+
+void bench_programs(suite& s, std::size_t n) {
+    const std::size_t m = 4 * n;
+    const std::string shape = "random graph, n vertices, " + std::to_string(m) + " edges";
+    graph g = random_graph(n, m);
+
+    // Luby's maximal independent set (edge list) against the sequential greedy one
+    {
+        std::vector<char> greedy;
+        config c(s, "programs", shape, "int32", n);
+        c.keys(0);
+        c.alternative("sequential greedy MIS (host CPU)", "sequential", [&] { greedy = sequential_mis(g); });
+        c.scanvec_call("sv::maximal_independent_set",
+                       [&](std::string& note) {
+                           sv::trace t;
+                           int rounds = 0;
+                           auto in = sv::maximal_independent_set(g.n, g.from, g.to, 1, &rounds).to_host();
+                           note = with_steps(t, "rounds " + std::to_string(rounds));
+                           return check_mis(g, in);
+                       },
+                       [&] { auto r = sv::maximal_independent_set(g.n, g.from, g.to, 1); });
+        c.finish();
+    }
+    // breadth-first search from vertex 0 (symmetric compressed rows)
+    {
+        const auto want = sequential_bfs(g, 0);
+        std::vector<sv::index_t> dist;
+        config c(s, "programs", shape + ", BFS from 0", "int32", n);
+        c.keys(0);
+        c.alternative("sequential queue BFS (host CPU)", "sequential", [&] { dist = sequential_bfs(g, 0); });
+#if defined(SCANVEC_BACKEND_CUDA)
+        sv::vector<int> parent(n, sv::no_init), distance(n, sv::no_init), queue_a(n, sv::no_init), queue_b(n, sv::no_init);
+        sv::vector<int> count(1, sv::no_init);
+        c.alternative("Thrust BFS (frontier queue, atomicCAS)", "thrust BFS", [&] {
+            thrust::fill(thrust::device, parent.begin(), parent.end(), -1);
+            thrust::fill(thrust::device, distance.begin(), distance.end(), -1);
+            parent.set(0, 0);
+            distance.set(0, 0);
+            queue_a.set(0, 0);
+            int size = 1;
+            int* cur = queue_a.data();
+            int* nxt = queue_b.data();
+            for (int level = 1; size > 0; ++level) {
+                cuda_check(cudaMemsetAsync(count.data(), 0, sizeof(int), 0), "cudaMemsetAsync");
+                thrust::for_each_n(thrust::device, thrust::counting_iterator<int>(0), size,
+                                   expand_frontier{g.adj.segments().offsets().data(), g.adj.values().data(),
+                                                   parent.data(), distance.data(), cur, nxt, count.data(), level});
+                cuda_check(cudaMemcpy(&size, count.data(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
+                std::swap(cur, nxt);
+            }
+        });
+#endif
+        c.scanvec_call("sv::breadth_first_search",
+                       [&](std::string& note) {
+                           sv::trace t;
+                           auto tree = sv::breadth_first_search(g.adj, 0);
+                           auto got = tree.distance.to_host();
+                           note = with_steps(t, "levels " + std::to_string(*std::max_element(want.begin(), want.end()) + 1));
+                           if (got != want) return std::string("distances differ from the sequential BFS");
+#if defined(SCANVEC_BACKEND_CUDA)
+                           auto thrust_distance = distance.to_host();  // the Thrust version's, from its last call
+                           if (!std::equal(thrust_distance.begin(), thrust_distance.end(), want.begin()))
+                               return std::string("the Thrust BFS's distances differ from the sequential BFS");
+#endif
+                           return std::string();
+                       },
+                       [&] { auto r = sv::breadth_first_search(g.adj, 0); });
+        c.finish();
+    }
+    // connected components by random mate (edge list) against union-find
+    {
+        const auto want = sequential_components(g);
+        std::vector<int> labels;
+        config c(s, "programs", shape + ", components", "int32", n);
+        c.keys(0);
+        c.alternative("sequential union-find (host CPU)", "sequential", [&] { labels = sequential_components(g); });
+        c.scanvec_call("sv::connected_components",
+                       [&](std::string& note) {
+                           sv::trace t;
+                           int rounds = 0;
+                           auto got = sv::connected_components(g.n, g.from, g.to, 1, &rounds).to_host();
+                           note = with_steps(t, "rounds " + std::to_string(rounds));
+                           return check_components(got, want);
+                       },
+                       [&] { auto r = sv::connected_components(g.n, g.from, g.to, 1); });
+        c.finish();
+    }
+    g = graph();
+    sv::runtime::memory().trim();
+    // the primes up to n
+    {
+        const auto want = sequential_primes(n);
+        std::vector<int> got_seq;
+        config c(s, "programs", "primes up to n", "int32", n);
+        c.keys(0);
+        c.alternative("sequential sieve (host CPU)", "sequential", [&] { got_seq = sequential_primes(n); });
+#if defined(SCANVEC_BACKEND_CUDA)
+        std::vector<std::int64_t> sieving;
+        for (int p : want) {
+            if (std::int64_t(p) * p > std::int64_t(n)) break;
+            sieving.push_back(p);
+        }
+        sv::vector<char> composite(n + 1, sv::no_init);
+        sv::vector<int> found(want.size() + 1, sv::no_init);
+        std::size_t thrust_count = 0;
+        c.alternative("Thrust sieve (a for_each per sieving prime, copy_if)", "thrust sieve", [&] {
+            thrust::fill(thrust::device, composite.begin(), composite.end(), char(0));
+            thrust::fill_n(thrust::device, composite.begin(), 2, char(1));
+            for (std::int64_t p : sieving)
+                thrust::for_each_n(thrust::device, thrust::counting_iterator<std::int64_t>(0),
+                                   std::int64_t(n) / p - p + 1, strike_multiples{composite.data(), p});
+            auto end = thrust::copy_if(thrust::device, thrust::counting_iterator<int>(0),
+                                       thrust::counting_iterator<int>(int(n) + 1), composite.begin(), found.begin(),
+                                       is_zero{});
+            thrust_count = std::size_t(end - found.begin());
+        });
+#endif
+        c.scanvec_call("sv::primes",
+                       [&](std::string& note) {
+                           sv::trace t;
+                           auto got = sv::primes(int(n)).to_host();
+                           note = steps_note(t);
+                           if (got != want) return std::string("differs from the sequential sieve");
+#if defined(SCANVEC_BACKEND_CUDA)
+                           if (thrust_count != want.size()) return std::string("the Thrust sieve found another count");
+#endif
+                           return std::string();
+                       },
+                       [&] { auto r = sv::primes(int(n)); });
+        c.finish();
+    }
+}
+
+}  // namespace bench
