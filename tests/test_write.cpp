@@ -233,3 +233,15 @@ TEST_CASE("combining_write in place: counting into a moved-in vector, all writes
     CHECK(counts[3] == sv::index_t(n));
     CHECK(sv::reduce(counts) == sv::index_t(n));
 }
+
+TEST_CASE("write and combining_write with sv::unchecked: the same result without the check") {
+    const std::size_t n = 70001, m = 3 * n;
+    auto idx = colliding_targets(m, n, 261);
+    auto v = test::random_values<int>(m, 262);
+    sv::vector<int> vi(idx), vv(v);
+    auto checked = sv::combining_write(sv::vector<int>(n), vi, vv, sv::plus<int>{}).to_host();
+    CHECK(sv::combining_write(sv::vector<int>(n), vi, vv, sv::plus<int>{}, sv::unchecked).to_host() == checked);
+    auto w = sv::write(sv::vector<int>(n, -1), vi, sv::lazy::index(m), sv::unchecked).to_host();
+    for (std::size_t j = 0; j < n; ++j)
+        if (w[j] >= 0) REQUIRE(idx[std::size_t(w[j])] == int(j));  // the winner was sent to j
+}

@@ -25,7 +25,8 @@
 //           F   <- F'
 //       (Parent, Distance)
 //
-// The writes are sv::write on vectors moved in, so a level's work is
+// The writes are sv::write on vectors moved in (unchecked: every target was
+// checked once on entry), so a level's work is
 // proportional to the frontier and its edges, never to the number of
 // vertices: the whole search does O(n + m) work (n vertices, m edges) in one
 // constant-depth round of steps per level, O(diameter) rounds. Via is scratch
@@ -107,13 +108,13 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
             k = pack(k, keep);
             vector<index_t> to = pack(dst, keep);
             // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
-            via = write(std::move(via), to, lazy::index(to.size()));
+            via = write(std::move(via), to, lazy::index(to.size()), unchecked);
             // Won <- Via[Dst] = index(#Dst); F' <- pack(Dst, Won)
             vector<bool> won = map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size()));
             vector<index_t> reached = pack(to, won);
             // Parent <- Parent <- {(F', F[K[Won]])}; Distance <- Distance <- {(F', d)}
-            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, pack(k, won)));
-            t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()));
+            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, pack(k, won)), unchecked);
+            t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()), unchecked);
             // F <- F'
             frontier = std::move(reached);
         }

@@ -72,7 +72,7 @@ template <class I, class From, class To>
 vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
     expect_same_length("connected_components (edge ends)", from.size(), to.size());
     expect_targets_in_range("connected_components", from, n);
-    expect_targets_in_range("connected_components", to, n);
+    expect_targets_in_range("connected_components", to, n);  // the writes below need no check
     // P <- index(#V)
     vector<I> p = index<I>(n);
     // E <- pack(E, u != v)
@@ -90,7 +90,7 @@ vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64
         // P <- P <- {(tail end, head end)}: every tails root with a heads neighbour hooks onto one
         vector<I> tails = pack(lazy::map(tails_end<I>{}, heads_u, u, v), mate);
         vector<I> heads = pack(lazy::map(heads_end<I>{}, heads_u, u, v), mate);
-        p = write(std::move(p), tails, heads);
+        p = write(std::move(p), tails, heads, unchecked);
         // E <- (P[u], P[v]); E <- pack(E, u != v)
         auto root_u = lazy::back_permute(p, u);
         auto root_v = lazy::back_permute(p, v);

@@ -101,7 +101,7 @@ vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t s
     using P = std::uint64_t;
     expect_same_length("maximal_independent_set (edge ends)", from.size(), to.size());
     expect_targets_in_range("maximal_independent_set", from, n);
-    expect_targets_in_range("maximal_independent_set", to, n);
+    expect_targets_in_range("maximal_independent_set", to, n);  // the writes below need no check
     // E <- the edges as (smaller end, larger end), self-loops dropped
     auto loop_free = lazy::map(differ{}, from, to);
     vector<I> eu = pack(lazy::map(lesser_end<I>{}, from, to), loop_free);
@@ -119,17 +119,17 @@ vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t s
             return lazy::map(priority<I>{id_bits}, lazy::back_permute(word, vs), vs);
         };
         // Best <- 0 at L, then the largest priority among the live neighbours
-        best = write(std::move(best), live, lazy::distribute(P(0), live.size()));
-        best = combining_write(std::move(best), eu, priority_of(ev), max<P>{});
-        best = combining_write(std::move(best), ev, priority_of(eu), max<P>{});
+        best = write(std::move(best), live, lazy::distribute(P(0), live.size()), unchecked);
+        best = combining_write(std::move(best), eu, priority_of(ev), max<P>{}, unchecked);
+        best = combining_write(std::move(best), ev, priority_of(eu), max<P>{}, unchecked);
         // J <- pack(L, P[L] > Best[L])
         vector<I> joined = pack(live, lazy::map(beats{}, priority_of(live), lazy::back_permute(best, live)));
         // In <- In <- {(j, true)};  Out <- Out <- {(j, true)}
-        in = write(std::move(in), joined, lazy::distribute(true, joined.size()));
-        out = write(std::move(out), joined, lazy::distribute(true, joined.size()));
+        in = write(std::move(in), joined, lazy::distribute(true, joined.size()), unchecked);
+        out = write(std::move(out), joined, lazy::distribute(true, joined.size()), unchecked);
         // Out <- or-send(Out, u(E), In[v(E)]) and the other way round: the neighbours of J leave
-        out = combining_write(std::move(out), eu, lazy::back_permute(in, ev), logical_or{});
-        out = combining_write(std::move(out), ev, lazy::back_permute(in, eu), logical_or{});
+        out = combining_write(std::move(out), eu, lazy::back_permute(in, ev), logical_or{}, unchecked);
+        out = combining_write(std::move(out), ev, lazy::back_permute(in, eu), logical_or{}, unchecked);
         // L <- pack(L, not Out[L])
         live = pack(live, lazy::map(is_false{}, lazy::back_permute(out, live)));
         // E <- pack(E, not Out[u] and not Out[v])

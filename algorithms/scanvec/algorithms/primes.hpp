@@ -65,7 +65,7 @@ template <class T> vector<T> sieve(index_t n) {
     vector<index_t> j = index(c);
     auto m = lazy::map(multiple<T>{}, p, j);
     // Prime <- distribute(true, n + 1) <- {(m, false)}
-    vector<bool> prime = write(vector<bool>(std::size_t(n) + 1, true), m, lazy::distribute(false, m.size()));
+    vector<bool> prime = write(vector<bool>(std::size_t(n) + 1, true), m, lazy::distribute(false, m.size()), unchecked);  // multiples <= n
     // pack(index(n + 1), Prime and index >= 2)
     return pack(lazy::index<T>(std::size_t(n) + 1), lazy::map(prime_at{}, prime, lazy::index(std::size_t(n) + 1)));
 }

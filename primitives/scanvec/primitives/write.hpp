@@ -19,9 +19,10 @@
 // Positions not written keep dst's value. Indices out of 0..dst.size()-1
 // throw sv::index_error naming the first bad position and its value, before
 // anything is written (the caller's dst is unchanged); that check reads idx
-// once and waits for the device (unless SCANVEC_CHECKS=0, when a bad index is
-// undefined behaviour). Length mismatches of idx and vals throw
-// sv::length_error with both lengths.
+// once and waits for the device. With a last argument sv::unchecked (indices
+// the program built and knows to be in range), or SCANVEC_CHECKS=0, there is
+// no check and no wait, and a bad index is undefined behaviour. Length
+// mismatches of idx and vals throw sv::length_error with both lengths.
 //
 // How they run: docs/design/writes.md.
 #pragma once
@@ -154,23 +155,67 @@ template <class Idx, class V> void expect_write_arguments(const char* op, const 
 
 }  // namespace detail
 
+namespace detail {
+
+/// The writes themselves, indices already known to be in range.
+template <class T, bool S, class Idx, class V> void write_into(vector<T, S>& dst, const Idx& idx, const V& vals) {
+    if (idx.empty()) return;
+    if constexpr (S) {  // one writer per target stores every field
+        if (idx.size() <= std::numeric_limits<std::uint32_t>::max()) write_elected<std::uint32_t>(dst, idx, vals);
+        else write_elected<std::uint64_t>(dst, idx, vals);
+    } else {  // one store per element: one of them stands
+        auto v = reader(vals);
+        thrust::scatter(policy(dst.stream()), v, v + idx.size(), reader(idx), writer(dst));
+        backend::check_launch("write");
+    }
+}
+
+template <class T, bool S, class Idx, class V, class Op>
+void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
+    if (idx.empty()) return;
+    if constexpr (has_atomic_combine_v<T>) {
+        using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
+        thrust::for_each_n(policy(dst.stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+                           Combine{reader(idx), reader(vals), dst.data(), op});
+        backend::check_launch("combining_write (atomic)");
+    } else {
+        combine_by_sorting(dst, idx, vals, op);
+    }
+}
+
+template <class T, class V> constexpr void expect_written_values() {
+    static_assert(std::is_convertible_v<value_t<V>, T>,
+                  "sv::write / sv::combining_write: vals must convert to dst's elements");
+}
+template <class Op> constexpr void expect_commutative() {
+    static_assert(is_commutative_v<Op>,
+                  "sv::combining_write(dst, idx, vals, op): op must commute (sv::plus, sv::max, sv::min, "
+                  "sv::logical_or, sv::bit_or, ... or sv::commutative_monoid(op, identity))");
+}
+
+}  // namespace detail
+
 /// dst with vals[k] written at idx[k] for every k; where indices repeat, one of
 /// the values sent there wins (unspecified which; a struct is written whole).
 /// O(idx.size()) work on dst's own memory when dst is moved in.
 template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
-    static_assert(std::is_convertible_v<value_t<V>, T>, "sv::write(dst, idx, vals): vals must convert to dst's elements");
+    detail::expect_written_values<T, V>();
     return detail::labelled("write", idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
         detail::expect_targets_in_range("write", idx, dst.size());
-        if (idx.empty()) return std::move(dst);
-        if constexpr (S) {  // one writer per target stores every field
-            if (idx.size() <= std::numeric_limits<std::uint32_t>::max()) detail::write_elected<std::uint32_t>(dst, idx, vals);
-            else detail::write_elected<std::uint64_t>(dst, idx, vals);
-        } else {  // one store per element: one of them stands
-            auto v = detail::reader(vals);
-            thrust::scatter(detail::policy(dst.stream()), v, v + idx.size(), detail::reader(idx), detail::writer(dst));
-            backend::check_launch("write");
-        }
+        detail::write_into(dst, idx, vals);
+        return std::move(dst);
+    }, idx, vals);
+}
+
+/// The same for indices the caller guarantees to lie in 0..dst.size()-1 (built
+/// by the program, as a pack of checked targets): no check, no wait.
+template <class T, bool S, class Idx, class V>
+vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t) {
+    detail::expect_written_values<T, V>();
+    return detail::labelled("write", idx.size(), [&] {
+        detail::expect_write_arguments("write", idx, vals);
+        detail::write_into(dst, idx, vals);
         return std::move(dst);
     }, idx, vals);
 }
@@ -179,23 +224,24 @@ template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> d
 /// O(idx.size()) work on dst's own memory when dst is moved in.
 template <class T, bool S, class Idx, class V, class Op>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op) {
-    static_assert(is_commutative_v<Op>,
-                  "sv::combining_write(dst, idx, vals, op): op must commute (sv::plus, sv::max, sv::min, "
-                  "sv::logical_or, sv::bit_or, ... or sv::commutative_monoid(op, identity))");
-    static_assert(std::is_convertible_v<value_t<V>, T>,
-                  "sv::combining_write(dst, idx, vals, op): vals must convert to dst's elements");
+    detail::expect_commutative<Op>();
+    detail::expect_written_values<T, V>();
     return detail::labelled("combining_write", idx.size(), [&] {
         detail::expect_write_arguments("combining_write", idx, vals);
         detail::expect_targets_in_range("combining_write", idx, dst.size());
-        if (idx.empty()) return std::move(dst);
-        if constexpr (detail::has_atomic_combine_v<T>) {
-            using Combine = detail::combine_at<T, Op, decltype(detail::reader(idx)), decltype(detail::reader(vals))>;
-            thrust::for_each_n(detail::policy(dst.stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
-                               Combine{detail::reader(idx), detail::reader(vals), dst.data(), op});
-            backend::check_launch("combining_write (atomic)");
-        } else {
-            detail::combine_by_sorting(dst, idx, vals, op);
-        }
+        detail::combine_into(dst, idx, vals, op);
+        return std::move(dst);
+    }, idx, vals);
+}
+
+/// The same for indices the caller guarantees to lie in 0..dst.size()-1: no check, no wait.
+template <class T, bool S, class Idx, class V, class Op>
+vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op, unchecked_t) {
+    detail::expect_commutative<Op>();
+    detail::expect_written_values<T, V>();
+    return detail::labelled("combining_write", idx.size(), [&] {
+        detail::expect_write_arguments("combining_write", idx, vals);
+        detail::combine_into(dst, idx, vals, op);
         return std::move(dst);
     }, idx, vals);
 }
