@@ -2,7 +2,10 @@
 # For a GPU machine (the H100 lent through the device tool): builds the cuda
 # preset, runs the whole test suite, then the benchmarks; prints a short
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
-#   bench/gpu.sh [tests|bench|sanitize|profile|all]   default: all (sanitize is separate: slow)
+#   bench/gpu.sh [build|tests|bench|sanitize|profile|all]   default: all (sanitize is separate: slow)
+#   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
+#   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
+#   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
@@ -41,7 +44,7 @@ if [ "$what" = sanitize ]; then
   # compute-sanitizer over the test binaries (small sizes): memcheck on all,
   # racecheck/synccheck/initcheck on the primitive tests.
   export SCANVEC_TEST_SMALL=1
-  for bin in build/cuda/tests/test_*; do
+  for bin in ${SANITIZE_TESTS:-build/cuda/tests/test_*}; do
     [ -x "$bin" ] || continue
     tools="memcheck"
     case "$(basename "$bin")" in
@@ -62,7 +65,8 @@ fi
 
 if [ "$what" = all ] || [ "$what" = bench ]; then
   if [ -x build/cuda/bench/scanvec_bench ]; then
-    build/cuda/bench/scanvec_bench --out "$out" > "$out/bench.log" 2>&1
+    # shellcheck disable=SC2086
+    build/cuda/bench/scanvec_bench --out "$out" ${BENCH_ARGS:-} > "$out/bench.log" 2>&1
     summary+=("bench: rc=$? (table in $out/bench.md)")
     cat "$out/bench.md" 2>/dev/null
   fi

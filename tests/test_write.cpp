@@ -245,3 +245,19 @@ TEST_CASE("write and combining_write with sv::unchecked: the same result without
     for (std::size_t j = 0; j < n; ++j)
         if (w[j] >= 0) REQUIRE(idx[std::size_t(w[j])] == int(j));  // the winner was sent to j
 }
+
+TEST_CASE("the README's example of writes and random numbers") {
+    sv::vector<int> d(8, 0);
+    sv::vector<int> idx = {1, 5, 1, 7};
+    sv::vector<int> val = {10, 20, 30, 40};
+    d = sv::write(std::move(d), idx, val);
+    auto h = d.to_host();
+    CHECK((h[1] == 10 || h[1] == 30));
+    CHECK(h[5] == 20);
+    CHECK(h[7] == 40);
+    CHECK(h[0] == 0);
+    auto sums = sv::combining_write(sv::vector<int>(8, 0), idx, val, sv::plus<int>{}).to_host();
+    CHECK(sums == std::vector<int>{0, 40, 0, 0, 0, 20, 0, 40});
+    auto coins = sv::lazy::random<bool>(8, 42);
+    CHECK(sv::materialize(coins).to_host() == sv::random<bool>(8, 42).to_host());
+}

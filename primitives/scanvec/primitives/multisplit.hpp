@@ -8,9 +8,11 @@
 //                                        so digits order negative keys before positive ones
 //
 // digits is any integral vector or view (a lazy map of a key, typically) with
-// values in 0..m-1. With checks on (SCANVEC_CHECKS) one extra pass rejects
-// other values with sv::index_error; with checks off they are undefined
-// behaviour (elements lost or written out of bounds).
+// values in 0..m-1. With checks on (SCANVEC_CHECKS) other values throw
+// sv::index_error (multisplit reads the digits once more for it; histogram
+// tallies them while it counts). With checks off histogram leaves them
+// uncounted, and for multisplit they are undefined behaviour (elements lost
+// or written out of bounds).
 //
 // In the model a multisplit is split with m classes instead of two:
 //
@@ -60,6 +62,10 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
+#if !defined(SCANVEC_BACKEND_CUDA)
+#  include <omp.h>
+#endif
 
 namespace scanvec {
 namespace detail {
@@ -96,9 +102,8 @@ struct histogram_policy {
     /// Past it CUB keeps one copy of every bin per block in global memory
     /// (blocks x m counters: out of memory, then out-of-bounds writes, for
     /// millions of bins), and the host's tiles grow too large to give every
-    /// thread one, so every element increments the one result array
-    /// atomically instead: O(m) memory, and contention is low exactly when m
-    /// is large.
+    /// thread one, so the one result array is counted into directly
+    /// (count_many_bins): O(m) memory.
 #if defined(SCANVEC_BACKEND_CUDA)
     static constexpr index_t privatized_max_bins = 256;
 #else
@@ -106,19 +111,63 @@ struct histogram_policy {
 #endif
 };
 
-/// r[d[i]] += 1 for every i, by atomic increments (d in range, r zeroed).
+/// r[d[i]] += 1 for every i, by atomic increments (r zeroed); a digit outside
+/// 0..m-1 is not counted but added to *outside.
 template <class DIt> struct increment_bin {
     DIt d;
+    index_t m;
     unsigned long long* counts;
-    SCANVEC_HD void operator()(index_t i) const { atomic_combine(counts + index_t(d[i]), 1ull, plus<unsigned long long>{}); }
+    unsigned long long* outside;
+    SCANVEC_HD void operator()(index_t i) const {
+        const auto j = static_cast<long long>(d[i]);
+        atomic_combine(j >= 0 && j < m ? counts + j : outside, 1ull, plus<unsigned long long>{});
+    }
 };
 
-template <class D> void count_by_atomics(const D& digits, vector<index_t>& r) {
+#if !defined(SCANVEC_BACKEND_CUDA)
+/// Part p of `parts` counts the digits in its own range of bins, reading every
+/// digit: no atomics and no shared cache lines, and each part's random
+/// increments stay inside 1/parts of the counts. Part 0 tallies the digits
+/// outside 0..m-1.
+template <class DIt> struct count_bin_range {
+    DIt d;
+    index_t n, m, parts;
+    index_t* counts;
+    unsigned long long* outside;
+    void operator()(index_t p) const {
+        const index_t lo = m * p / parts, hi = m * (p + 1) / parts;
+        index_t elsewhere = 0;  // digits of other parts' bins land here: no branch to mispredict
+        unsigned long long bad = 0;
+        for (index_t i = 0; i < n; ++i) {
+            const auto j = static_cast<long long>(d[i]);
+            const bool mine = std::uint64_t(j - lo) < std::uint64_t(hi - lo);
+            ++*(mine ? counts + j : &elsewhere);
+            bad += std::uint64_t(j) >= std::uint64_t(m);
+        }
+        if (p == 0) *outside = bad;
+    }
+};
+#endif
+
+template <class D> void count_by_atomics(const D& digits, vector<index_t>& r, unsigned long long* outside) {
     static_assert(sizeof(index_t) == sizeof(unsigned long long));
     auto* counts = reinterpret_cast<unsigned long long*>(r.data());
     thrust::for_each_n(policy(stream_of(digits)), thrust::counting_iterator<index_t>(0), index_t(digits.size()),
-                       increment_bin<decltype(reader(digits))>{reader(digits), counts});
+                       increment_bin<decltype(reader(digits))>{reader(digits), index_t(r.size()), counts, outside});
     backend::check_launch("histogram (atomic counts)");
+}
+
+/// Every digit counted into r (zeroed) without per-block copies of the bins: on
+/// CUDA one atomic increment each; on the host each thread owns a range of bins.
+template <class D> void count_many_bins(const D& digits, vector<index_t>& r, unsigned long long* outside) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    count_by_atomics(digits, r, outside);
+#else
+    const index_t parts = omp_get_max_threads();
+    thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), parts,
+                       count_bin_range<decltype(reader(digits))>{reader(digits), index_t(digits.size()),
+                                                                 index_t(r.size()), parts, r.data(), outside});
+#endif
 }
 
 struct digit_outside {
@@ -195,6 +244,14 @@ struct to_u32 {
 struct to_index {
     SCANVEC_HD index_t operator()(unsigned long long c) const { return index_t(c); }
 };
+/// A digit as CUB's bin, or m (no bin) when outside 0..m-1.
+struct bin_or_past {
+    index_t m;
+    template <class D> SCANVEC_HD std::uint32_t operator()(const D& d) const {
+        const auto j = static_cast<long long>(d);
+        return std::uint32_t(j >= 0 && j < m ? j : m);
+    }
+};
 
 #else  // host: the tile-wise counting sort
 
@@ -205,14 +262,28 @@ inline index_t tiles_for(index_t n, index_t m) {
     return std::max<index_t>(1, std::min<index_t>(256, n / per_tile));
 }
 
-/// counts[d * tiles + t] = number of digits d in tile t (each tile owns its column).
+// A tile works on its own contiguous copy of its column of the table: the
+// column's entries lie tiles * 8 bytes apart, each on its own cache line and,
+// at power-of-two strides, all in a few cache sets.
+
+/// counts[d * tiles + t] = number of digits d in tile t (each tile owns its column);
+/// digits outside 0..m-1 are not counted but added to *outside (when not null).
 template <class DIt> struct count_tile {
     DIt d;
-    index_t n, tiles;
+    index_t n, m, tiles;
     index_t* counts;
+    unsigned long long* outside;
     void operator()(index_t t) const {
         const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
-        for (index_t i = lo; i < hi; ++i) ++counts[index_t(d[i]) * tiles + t];
+        std::vector<index_t> mine(std::size_t(m), 0);
+        unsigned long long bad = 0;
+        for (index_t i = lo; i < hi; ++i) {
+            const auto j = static_cast<long long>(d[i]);
+            if (j >= 0 && j < m) ++mine[std::size_t(j)];
+            else ++bad;
+        }
+        for (index_t b = 0; b < m; ++b) counts[b * tiles + t] = mine[std::size_t(b)];
+        if (bad && outside) __atomic_fetch_add(outside, bad, __ATOMIC_RELAXED);
     }
 };
 
@@ -221,11 +292,13 @@ template <class In, class DIt, class Out> struct scatter_tile {
     In a;
     DIt d;
     Out out;
-    index_t n, tiles;
-    index_t* next;
+    index_t n, m, tiles;
+    const index_t* starts;
     void operator()(index_t t) const {
         const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
-        for (index_t i = lo; i < hi; ++i) out[next[index_t(d[i]) * tiles + t]++] = a[i];
+        std::vector<index_t> place(static_cast<std::size_t>(m));
+        for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = starts[b * tiles + t];
+        for (index_t i = lo; i < hi; ++i) out[place[std::size_t(d[i])]++] = a[i];
     }
 };
 
@@ -241,12 +314,12 @@ struct sum_row {
     }
 };
 
-template <class D> runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles) {
+template <class D>
+runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles, unsigned long long* outside = nullptr) {
     const index_t n = index_t(digits.size());
     runtime::scratch counts(std::size_t(m * tiles) * sizeof(index_t));
-    backend::fill_zero(counts.get(), counts.size(), nullptr, "multisplit (count init)");
     thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
-                       count_tile<decltype(reader(digits))>{reader(digits), n, tiles, counts.as<index_t>()});
+                       count_tile<decltype(reader(digits))>{reader(digits), n, m, tiles, counts.as<index_t>(), outside});
     return counts;
 }
 
@@ -268,7 +341,9 @@ template <class X> auto radix_digit(const X& keys, int lo, int k) {
 
 }  // namespace lazy
 
-/// r[b] = the number of digits equal to b, for b in 0..m-1. Any m in 1..2^31:
+/// r[b] = the number of digits equal to b, for b in 0..m-1. Digits outside
+/// 0..m-1 throw sv::index_error with their number (checks on; with checks off
+/// they are not counted). Any m in 1..2^31:
 /// few bins are counted per block (CUB's histogram on CUDA, per-tile counts on
 /// the host), many by atomic increments of one shared count array, so memory
 /// stays O(m) whatever m is (histogram_policy).
@@ -279,28 +354,40 @@ template <class D> vector<index_t> histogram(const D& digits, index_t m) {
         const index_t n = index_t(digits.size());
         vector<index_t> r(static_cast<std::size_t>(m));
         if (n == 0) return r;
-        detail::check_digits("histogram", digits, m);
-        if (m > detail::histogram_policy::privatized_max_bins) {
-            detail::count_by_atomics(digits, r);
-            return r;
-        }
-#if defined(SCANVEC_BACKEND_CUDA)
         auto s = detail::stream_of(digits);
-        runtime::scratch counts(std::size_t(m) * sizeof(unsigned long long));
-        auto samples = thrust::make_transform_iterator(detail::reader(digits), detail::to_u32{});
-        detail::cub_run("histogram (cub::DeviceHistogram::HistogramEven)", [&](void* t, std::size_t& b) {
-            return cub::DeviceHistogram::HistogramEven(t, b, samples, counts.as<unsigned long long>(), int(m + 1),
-                                                       std::uint32_t(0), std::uint32_t(m), n, s);
-        });
-        auto c = counts.as<unsigned long long>();
-        thrust::transform(detail::policy(s), c, c + m, r.data(), detail::to_index{});
-        backend::check_launch("histogram (copy)");
+        // Digits outside 0..m-1 are never counted; with checks on, their number is found
+        // in the same pass and reported after it.
+        index_t outside = 0;
+        if (m > detail::histogram_policy::privatized_max_bins) {
+            device_value<unsigned long long> tally(s);
+            backend::fill_zero(tally.ptr(), sizeof(unsigned long long), s, "histogram (init)");
+            detail::count_many_bins(digits, r, tally.ptr());
+            if (SCANVEC_CHECKS) outside = index_t(tally.get());
+        } else {
+#if defined(SCANVEC_BACKEND_CUDA)
+            runtime::scratch counts(std::size_t(m) * sizeof(unsigned long long));
+            // out-of-range digits become m, past CUB's bins [0, m): missing from the total
+            auto samples = thrust::make_transform_iterator(detail::reader(digits), detail::bin_or_past{m});
+            detail::cub_run("histogram (cub::DeviceHistogram::HistogramEven)", [&](void* t, std::size_t& b) {
+                return cub::DeviceHistogram::HistogramEven(t, b, samples, counts.as<unsigned long long>(), int(m + 1),
+                                                           std::uint32_t(0), std::uint32_t(m), n, s);
+            });
+            auto c = counts.as<unsigned long long>();
+            thrust::transform(detail::policy(s), c, c + m, r.data(), detail::to_index{});
+            backend::check_launch("histogram (copy)");
+            if (SCANVEC_CHECKS) outside = n - detail::reduce_n(r.data(), r.size(), plus<index_t>{}, index_t(0), s);
 #else
-        const index_t tiles = detail::tiles_for(n, m);
-        auto counts = detail::count_tiles(digits, m, tiles);
-        thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), m,
-                           detail::sum_row{counts.template as<index_t>(), tiles, r.data()});
+            device_value<unsigned long long> tally(s);
+            backend::fill_zero(tally.ptr(), sizeof(unsigned long long), s, "histogram (init)");
+            const index_t tiles = detail::tiles_for(n, m);
+            auto counts = detail::count_tiles(digits, m, tiles, tally.ptr());
+            thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), m,
+                               detail::sum_row{counts.template as<index_t>(), tiles, r.data()});
+            if (SCANVEC_CHECKS) outside = index_t(tally.get());
 #endif
+        }
+        if (outside)
+            throw index_error("histogram: " + std::to_string(outside) + " digits are outside 0.." + std::to_string(m - 1));
         return r;
     }, digits);
 }
@@ -341,7 +428,7 @@ template <class A, class D> vector<value_t<A>> multisplit(const A& a, const D& d
         using Scatter = detail::scatter_tile<decltype(detail::reader(a)), decltype(detail::reader(digits)),
                                              decltype(detail::writer(r))>;
         thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), tiles,
-                           Scatter{detail::reader(a), detail::reader(digits), detail::writer(r), n, tiles, table});
+                           Scatter{detail::reader(a), detail::reader(digits), detail::writer(r), n, m, tiles, table});
 #endif
         return r;
     }, a, digits);
