@@ -13,6 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps.sh
 jobs=$(nproc)
+# ctest runs $jobs test programs at once, each with an OpenMP thread per core:
+# threads that spin while they wait for the others would take the cores those
+# others need.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 step() { echo; echo "=== $* ==="; }
 
