@@ -136,12 +136,10 @@ template <class DIt> struct count_bin_range {
     unsigned long long* outside;
     void operator()(index_t p) const {
         const index_t lo = m * p / parts, hi = m * (p + 1) / parts;
-        index_t elsewhere = 0;  // digits of other parts' bins land here: no branch to mispredict
         unsigned long long bad = 0;
         for (index_t i = 0; i < n; ++i) {
             const auto j = static_cast<long long>(d[i]);
-            const bool mine = std::uint64_t(j - lo) < std::uint64_t(hi - lo);
-            ++*(mine ? counts + j : &elsewhere);
+            if (j >= lo && j < hi) ++counts[j];
             bad += std::uint64_t(j) >= std::uint64_t(m);
         }
         if (p == 0) *outside = bad;
