@@ -11,6 +11,12 @@
 // every block returned to the cache is filled with poison_byte, so a lazy view
 // or raw pointer that outlived its vector reads 0xDBDB... instead of plausible
 // old values. set_poisoning() changes it at run time.
+//
+// Fault injection (tests only): fail_after(k) makes the k-th allocation
+// request from now fail as the backend's out-of-memory does (the cache is
+// trimmed, then sv::out_of_memory is thrown), so a test can check that every
+// primitive's failure path leaks nothing and leaves its inputs alone. See
+// fail_after() below; off, it costs one compare inside the locked section.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
@@ -54,6 +60,14 @@ public:
     void* allocate(std::size_t bytes) {
         const std::size_t size = bin_size(bytes);
         std::lock_guard<std::mutex> lock(mutex_);
+        if (fail_countdown_ != no_failure) {  // fault injection (fail_after): rarely taken
+            if (fail_countdown_ == 0) {
+                fail_countdown_ = no_failure;
+                trim_locked();  // as the backend's out-of-memory path below does
+                throw out_of_memory(out_of_memory_message(bytes) + " [injected by memory_cache::fail_after]", bytes);
+            }
+            --fail_countdown_;
+        }
         auto it = free_.find(size);
         if (it != free_.end()) {
             void* p = it->second;
@@ -68,11 +82,7 @@ public:
             trim_locked();
             p = backend::try_allocate(size);
         }
-        if (!p)
-            throw out_of_memory("scanvec: out of device memory allocating " + std::to_string(bytes) +
-                                    " bytes (" + std::to_string(stats_.bytes_in_use) +
-                                    " bytes in use by scanvec)",
-                                bytes);
+        if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
         stats_.backend_allocations++;
         stats_.bytes_in_use += size;
         return p;
@@ -99,6 +109,27 @@ public:
         trim_locked();
     }
 
+    /// Test hook (fault injection): the k-th allocation request from now
+    /// (k = 0: the next one) fails as if the backend were out of memory: the
+    /// cache is trimmed and sv::out_of_memory is thrown, naming the requested
+    /// size, exactly where a real failure throws. Every request counts, cache
+    /// hits included (a failing request does not look in the cache), so a
+    /// call's failure points do not depend on what the cache holds: the
+    /// requests a call makes are the growth of cache_hits + backend_allocations
+    /// across it, and fail_after(0) .. fail_after(that - 1) reach each of them.
+    /// One request fails; the ones after it succeed again. A new fail_after()
+    /// replaces a pending one; stop_failing() cancels it. Process-wide (every
+    /// thread's requests count). Off, it costs one compare under the lock.
+    void fail_after(std::size_t k) noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        fail_countdown_ = k == no_failure ? no_failure - 1 : k;
+    }
+    /// Cancels a pending fail_after().
+    void stop_failing() noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        fail_countdown_ = no_failure;
+    }
+
     /// Whether returned blocks are filled with poison_byte (see above).
     bool poisoning() const noexcept { return poison_.load(std::memory_order_relaxed); }
     void set_poisoning(bool on) noexcept { poison_.store(on, std::memory_order_relaxed); }
@@ -109,6 +140,13 @@ public:
     }
 
 private:
+    static constexpr std::size_t no_failure = ~std::size_t(0);
+
+    std::string out_of_memory_message(std::size_t bytes) const {
+        return "scanvec: out of device memory allocating " + std::to_string(bytes) + " bytes (" +
+               std::to_string(stats_.bytes_in_use) + " bytes in use by scanvec)";
+    }
+
     void trim_locked() noexcept {
         for (auto& [size, p] : free_) {
             backend::release(p);
@@ -121,6 +159,7 @@ private:
     mutable std::mutex mutex_;
     std::multimap<std::size_t, void*> free_;
     memory_stats stats_;
+    std::size_t fail_countdown_ = no_failure;  // requests left before the injected failure (fail_after)
 #if defined(NDEBUG)
     std::atomic<bool> poison_{false};
 #else
