@@ -2,11 +2,10 @@
 # The test command (README): on a fresh machine, installs what is missing,
 # builds the host backend and runs every test, runs them again under
 # AddressSanitizer + UBSan, then compiles the CUDA backend's tests with nvcc
-# (running them needs a GPU: see bench/gpu.sh). Budget: under 30 minutes on 2
-# cores, which is why the CUDA check emits PTX only (ptxas, half of nvcc's
-# time, runs on the GPU machine's full build) and leaves out the benchmarks and
-# the examples (~5 of its ~17 minutes): those compile, and the examples run,
-# in that full build, and the examples build and run on the host above.
+# (running them needs a GPU: see bench/gpu.sh). The CUDA check emits PTX only
+# (ptxas runs in the GPU machine's full build) and leaves out the benchmarks
+# and the examples, which compile and run in that full build; the examples
+# build and run on the host above. Time on 2 cores: README.
 #   SCANVEC_SKIP_ASAN=1   skip the sanitizer build
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
 set -euo pipefail
