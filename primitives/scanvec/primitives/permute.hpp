@@ -3,23 +3,12 @@
 //   sv::permute(a, idx)        r[idx[i]] = a[i]   idx a permutation of 0..n-1
 //   sv::back_permute(a, idx)   r[i] = a[idx[i]]   r.size() == idx.size()
 //
-// With checks on (SCANVEC_CHECKS, the default) the indices are validated:
-// out-of-range or repeated indices throw sv::index_error naming the position
-// and the value, and nothing the caller holds is changed. back_permute checks
-// each index as it gathers (reading nothing for an out-of-range one). permute
-// checks in one of two ways, and names the bad index exactly. Up to 2^25
-// elements it flips each target's bit in a bitmap inside the scatter itself (a
-// fire-and-forget atomic xor): with n indices in range, every bit ends set iff
-// every target was hit exactly once, and a pass over the n/32 words counts
-// clear bits. Past 2^25 the bitmap no longer stays in L2 beside the scatter's
-// random writes, and its atomics cost ~4 ms at 2^28 elements on an H100 (a
-// 1.2x permute), so permute first reads idx once and compares Lipton's
-// multiset fingerprint of the indices with that of 0..n-1 (see mersenne61):
-// one reduce, no atomics; it lets a non-permutation through with probability
-// below (n / 2^61)^2, under 2^-60 up to 2^31 elements. Either way an exact
-// pass names the first repeat when there is one, and a failed permute changes
-// nothing the caller holds. With checks off, such indices are undefined
-// behaviour (out-of-bounds accesses, lost elements).
+// With checks on (SCANVEC_CHECKS, the default) bad indices (out of range,
+// and for permute repeated) throw sv::index_error naming the position and the
+// value, and nothing the caller holds is changed; a checked call waits for the
+// device to read its verdict. With checks off bad indices are undefined
+// behaviour and the calls only queue work. How the checks run and what they
+// cost: docs/design/permutes.md.
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
@@ -163,7 +152,8 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
 struct unchecked_t {};
 inline constexpr unchecked_t unchecked{};
 
-/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1.
+/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (not checked: bad
+/// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx, unchecked_t) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
     return detail::labelled("permute", a.size(), [&] {
@@ -181,11 +171,9 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 
 namespace detail {
 
-/// Up to this many elements permute checks inside its scatter with a bitmap.
-/// Past it the bitmap (n/8 bytes) no longer stays in L2 while the scatter's
-/// random writes stream through it (H100, 2^28 keys: 1.6x an unchecked
-/// scatter; 1.2x with the marks in a pass of their own), so idx is checked by
-/// its fingerprint first (1.08x).
+/// Up to this many elements permute checks inside its scatter with a bitmap;
+/// past it the bitmap falls out of L2 and idx is checked by its fingerprint
+/// first (docs/design/permutes.md).
 inline constexpr std::size_t fused_permute_check_max = std::size_t(1) << 25;
 
 /// permute's check: the parity bitmap, the first out-of-range position, and
@@ -311,7 +299,9 @@ template <class Idx> void expect_permutation(const char* op, const Idx& idx, std
 
 }  // namespace detail
 
-/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (checked unless SCANVEC_CHECKS=0).
+/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1. O(n) work, O(1) steps.
+/// Checked (unless SCANVEC_CHECKS=0): sv::index_error on a bad index, and the
+/// call waits for the device to read the check's verdict.
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
 #if SCANVEC_CHECKS
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
@@ -341,6 +331,8 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 }
 
 /// r[i] = a[idx[i]]; every idx value in 0..a.size()-1; r.size() == idx.size().
+/// O(n) work, O(1) steps. Checked (unless SCANVEC_CHECKS=0): sv::index_error
+/// on an index out of range, and the call waits for the device to read it.
 template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::back_permute(a, idx): idx must hold integers");
     return detail::labelled("back_permute", idx.size(), [&] {

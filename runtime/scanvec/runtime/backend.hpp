@@ -1,7 +1,9 @@
 // scanvec/runtime/backend.hpp - raw memory, copies and error checks of the backend.
 //
-// The only file that calls the CUDA runtime directly. On the host backend the
-// same functions use malloc/memcpy, so everything above is backend-neutral.
+// The runtime's calls into the CUDA runtime: memory, copies, fills, waits,
+// error checks and the device's shape. (A kernel's own launch attributes, such
+// as its dynamic shared memory size, are set beside the kernel in detail/.) On
+// the host backend the same functions use malloc/memcpy.
 #pragma once
 
 #include <scanvec/runtime/config.hpp>
@@ -102,6 +104,18 @@ inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t s, const
     if (bytes) check(cudaMemsetAsync(dst, byte, bytes, s), op);
 }
 inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+
+/// The current device's multiprocessor count, asked once per device and thread.
+inline int multiprocessor_count(const char* op) {
+    thread_local int device = -1, sms = 0;
+    int current = 0;
+    check(cudaGetDevice(&current), op);
+    if (current != device) {
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current), op);
+        device = current;
+    }
+    return sms;
+}
 
 /// Copies a small device value to the host through this thread's pinned
 /// buffer (a pageable copy costs several microseconds more) and waits for it.

@@ -1,6 +1,8 @@
 // scanvec/runtime/error.hpp - everything scanvec throws derives from sv::error.
 #pragma once
 
+#include <scanvec/runtime/config.hpp>
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>

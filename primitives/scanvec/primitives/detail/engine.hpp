@@ -7,11 +7,10 @@
 // synchronisation except to return a reduction to the host). On the host
 // backend they are Thrust's OpenMP algorithms.
 //
-// Item counts are 32-bit below 2^31 elements and 64-bit above: CUB tunes and
-// indexes faster with 32-bit offsets (a scan of 2^28 int32 is ~15% slower
-// with 64-bit ones on an H100), and sizes past 2^31 still work. Likewise
-// CUB picks its tuned policies only for operators it recognises, so sv::plus
-// over an arithmetic type reaches CUB as cuda::std::plus (cub_op).
+// Item counts are 32-bit below 2^31 elements and 64-bit above (CUB is faster
+// with 32-bit offsets), and CUB picks its tuned policies only for operators it
+// recognises, so sv::plus over an arithmetic type reaches CUB as
+// cuda::std::plus (cub_op). Measurements: docs/design/scans-and-reductions.md.
 #pragma once
 
 #include <scanvec/primitives/operators.hpp>
@@ -74,7 +73,7 @@ template <class Call> void cub_run_by_count(const char* op, std::size_t n, Call&
 }
 
 /// The operator as CUB should see it: its own plus for arithmetic +, which
-/// selects the tuned scan policies (~15% faster on an H100); others unchanged.
+/// selects the tuned scan policies; others unchanged.
 template <class Op> Op cub_op(Op op) { return op; }
 template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0> ::cuda::std::plus<T> cub_op(plus<T>) { return {}; }
 template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0> ::cuda::std::plus<T> cub_op(flipped<plus<T>>) {

@@ -67,24 +67,12 @@ __global__ void __launch_bounds__(ordered_reduce_policy<T>::threads)
     if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
-/// The SM count of the current device, read once per device and thread.
-inline int ordered_reduce_sms(const char* op) {
-    thread_local int device = -1, sms = 0;
-    int current = 0;
-    backend::check(cudaGetDevice(&current), op);
-    if (current != device) {
-        backend::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current), op);
-        device = current;
-    }
-    return sms;
-}
-
 /// *out = in[0] op ... op in[n-1], in that order; init is op's identity (also the padding). n > 0.
 template <class In, class Op, class T> void ordered_reduce(In in, std::size_t n, Op op, T init, T* out, stream_t s) {
     using policy = ordered_reduce_policy<T>;
     const char* name = "reduce (in order, non-commutative operator)";
     const index_t num_tiles = index_t((n + policy::tile - 1) / policy::tile);
-    const index_t blocks = std::min<index_t>(num_tiles, index_t(policy::blocks_per_sm) * ordered_reduce_sms(name));
+    const index_t blocks = std::min<index_t>(num_tiles, index_t(policy::blocks_per_sm) * backend::multiprocessor_count(name));
     const index_t per_block = (num_tiles + blocks - 1) / blocks;
     if (blocks == 1) {
         ordered_reduce_blocks<T><<<1, policy::threads, 0, s>>>(in, index_t(n), per_block, op, init, out);
