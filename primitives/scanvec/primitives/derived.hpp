@@ -32,19 +32,21 @@ template <class Flags> void expect_flags() {
 }  // namespace detail
 
 /// r[i] = number of true flags before position i.
+/// O(n) work, one step; queued (no wait).
 template <class Flags> vector<index_t> enumerate(const Flags& flags) {
     detail::expect_flags<Flags>();
     return detail::labelled("enumerate", flags.size(),
                             [&] { return scan(lazy::map(detail::flag_to_count{}, flags)); }, flags);
 }
 
-/// The number of true flags.
+/// The number of true flags. O(n) work, one step; waits for the device.
 template <class Flags> index_t count(const Flags& flags) {
     detail::expect_flags<Flags>();
     return reduce(lazy::map(detail::flag_to_count{}, flags));
 }
 
-/// The elements of a whose flag is true, in their order.
+/// The elements of a whose flag is true, in their order. O(n) work, two steps
+/// (a scan, a permute); waits for the device once (the result's length).
 template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags& flags) {
     detail::expect_flags<Flags>();
     return detail::labelled("pack", a.size(), [&] {

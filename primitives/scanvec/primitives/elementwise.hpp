@@ -70,6 +70,7 @@ template <class T> auto distribute(const T& v, std::size_t n) { return view(thru
 }  // namespace lazy
 
 /// r[i] = f(a[i], b[i], ...). Struct results are stored as struct-of-arrays.
+/// O(n) work, one step; queued (no wait).
 template <class F, class A, class... B> auto map(F f, const A& a, const B&... b) {
     static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::map(f, a, ...): a, ... must be vectors or views");
     return detail::labelled("map", a.size(), [&] {
@@ -87,12 +88,12 @@ template <class F, class A, class... B> auto map(F f, const A& a, const B&... b)
     }, a, b...);
 }
 
-/// r[i] = i, as sv::index_t (or I).
+/// r[i] = i, as sv::index_t (or I). O(n) work, one step; queued (no wait).
 template <class I = index_t> vector<I> index(std::size_t n) {
     return detail::labelled("index", n, [&] { return materialize(lazy::index<I>(n)); });
 }
 
-/// n copies of v.
+/// n copies of v. O(n) work, one step; queued (no wait).
 template <class T> vector<T> distribute(const T& v, std::size_t n) {
     return detail::labelled("distribute", n, [&] { return vector<T>(n, v); });
 }

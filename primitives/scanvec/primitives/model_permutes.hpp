@@ -109,6 +109,7 @@ template <class Idx> [[noreturn]] void throw_flat_placement(const char* op, cons
 }  // namespace detail
 
 /// r of length n, d where nothing is written; r[idx[i]] = a[i] (idx in range, no repeats).
+/// O(n) work, one step; checked (unless SCANVEC_CHECKS=0), it waits for the check's verdict.
 template <class A, class Idx>
 vector<value_t<A>> default_permute(const A& a, const Idx& idx, const value_t<A>& d, std::size_t n) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::default_permute(a, idx, d, n): idx must hold integers");
@@ -126,7 +127,8 @@ vector<value_t<A>> default_permute(const A& a, const Idx& idx, const value_t<A>&
 }
 
 /// r of length n (value-initialised); r[idx[i]] = a[i] for the i whose flag is true
-/// (their idx in range, no repeats; the others' idx are not read).
+/// (their idx in range, no repeats; the others' idx are not read). O(n) work,
+/// one step; checked (unless SCANVEC_CHECKS=0), it waits for the check's verdict.
 template <class A, class Idx, class Flags>
 vector<value_t<A>> flag_permute(const A& a, const Idx& idx, const Flags& f, std::size_t n) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::flag_permute(a, idx, f, n): idx must hold integers");
@@ -153,6 +155,7 @@ vector<value_t<A>> flag_permute(const A& a, const Idx& idx, const Flags& f, std:
 }
 
 /// Merges a and b by the flags: false takes the next element of a, true the next of b.
+/// O(n) work, two steps (a scan, a permute); queued.
 template <class Flags, class A, class B> vector<value_t<A>> flag_merge(const Flags& f, const A& a, const B& b) {
     detail::expect_flags<Flags>();
     static_assert(std::is_same_v<value_t<A>, value_t<B>>, "sv::flag_merge(f, a, b): a and b must hold the same type");
@@ -167,7 +170,8 @@ template <class Flags, class A, class B> vector<value_t<A>> flag_merge(const Fla
     });
 }
 
-/// r[i] = the position of a[i] in a stable ascending sort of a.
+/// r[i] = the position of a[i] in a stable ascending sort of a. O(n log n) work
+/// (a sort); queued.
 template <class A> vector<index_t> rank(const A& a) {
     return detail::labelled("rank", a.size(), [&] {
         auto order = detail::sorted_order(a);
@@ -182,7 +186,7 @@ template <class A> vector<index_t> rank(const A& a) {
     });
 }
 
-/// a[i], read to the host.
+/// a[i], read to the host: waits for the device.
 template <class A> value_t<A> extract(const A& a, index_t i) {
     if (i < 0 || std::size_t(i) >= a.size())
         throw index_error("extract: index " + std::to_string(i) + " is out of range for length " +
@@ -190,7 +194,7 @@ template <class A> value_t<A> extract(const A& a, index_t i) {
     return detail::element_at(a, std::size_t(i));
 }
 
-/// A copy of a with element i set to v.
+/// A copy of a with element i set to v. O(n) work, one step; queued (no wait).
 template <class A> vector<value_t<A>> replace(const A& a, index_t i, const value_t<A>& v) {
     return detail::labelled("replace", a.size(), [&] {
         if (i < 0 || std::size_t(i) >= a.size())
@@ -203,7 +207,7 @@ template <class A> vector<value_t<A>> replace(const A& a, index_t i, const value
     });
 }
 
-/// a followed by b.
+/// a followed by b. O(n) work, one step; queued (no wait).
 template <class A, class B> vector<value_t<A>> append(const A& a, const B& b) {
     static_assert(std::is_same_v<value_t<A>, value_t<B>>, "sv::append(a, b): a and b must hold the same type");
     return detail::labelled("append", a.size() + b.size(), [&] {
@@ -216,7 +220,7 @@ template <class A, class B> vector<value_t<A>> append(const A& a, const B& b) {
     });
 }
 
-/// r[i] = a[n - 1 - i].
+/// r[i] = a[n - 1 - i]. O(n) work, one step; queued (no wait).
 template <class A> vector<value_t<A>> reverse(const A& a) {
     return detail::labelled("reverse", a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
@@ -229,7 +233,7 @@ template <class A> vector<value_t<A>> reverse(const A& a) {
     });
 }
 
-/// r[(i + k) mod n] = a[i]: rotated right by k (left for negative k).
+/// r[(i + k) mod n] = a[i]: rotated right by k (left for negative k). O(n) work, one step; queued (no wait).
 template <class A> vector<value_t<A>> rotate(const A& a, index_t k) {
     return detail::labelled("rotate", a.size(), [&] {
         const index_t n = index_t(a.size());

@@ -90,19 +90,20 @@ template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> auto run_heads(c
 // (The constraints keep these out of overload sets meant for iterators, such as
 // an unqualified next(it, k) that finds scanvec by argument-dependent lookup.)
 
-/// r[0] = fill, r[i] = a[i-1]: each element's left neighbour.
+/// r[0] = fill, r[i] = a[i-1]: each element's left neighbour. O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
 vector<value_t<A>> previous(const A& a, const value_t<A>& fill) {
     return detail::labelled("previous", a.size(), [&] { return detail::evaluate_from(a, lazy::previous(a, fill)); }, a);
 }
 
-/// r[i] = a[i+1], r[n-1] = fill: each element's right neighbour.
+/// r[i] = a[i+1], r[n-1] = fill: each element's right neighbour. O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
 vector<value_t<A>> next(const A& a, const value_t<A>& fill) {
     return detail::labelled("next", a.size(), [&] { return detail::evaluate_from(a, lazy::next(a, fill)); }, a);
 }
 
 /// r[0] = true (n > 0), r[i] = !(a[i] == a[i-1]): the heads of runs of equal elements.
+/// O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> vector<bool> run_heads(const A& a) {
     return detail::labelled("run_heads", a.size(), [&] { return detail::evaluate_from(a, lazy::run_heads(a)); }, a);
 }

@@ -204,12 +204,13 @@ template <class T> auto random(std::size_t n, std::uint64_t seed, T lo, T hi) {
 
 /// n random values of T (integers and bool over all values, float and double in
 /// [0, 1)); the value at i depends only on (seed, i), identically on both backends.
+/// O(n) work, one step; queued (no wait).
 template <class T> vector<T> random(std::size_t n, std::uint64_t seed) {
     return detail::labelled("random", n, [&] { return materialize(lazy::random<T>(n, seed)); });
 }
 
 /// n random values uniform in [lo, hi] (integers) or [lo, hi) (floating point).
-/// Throws sv::error, naming both bounds, when lo > hi.
+/// Throws sv::error, naming both bounds, when lo > hi. O(n) work, one step; queued.
 template <class T> vector<T> random(std::size_t n, std::uint64_t seed, T lo, T hi) {
     return detail::labelled("random", n, [&] { return materialize(lazy::random<T>(n, seed, lo, hi)); });
 }

@@ -55,16 +55,19 @@ template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> s
 }  // namespace detail
 
 /// Exclusive scan: r[0] = identity, r[i] = a[0] op ... op a[i-1].
+/// O(n) work, one step; queued (no wait).
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> scan(const A& a, Op op = {}) {
     return detail::scan_pass<false, false>("scan", a, op);
 }
 
 /// Inclusive scan: r[i] = a[0] op ... op a[i].
+/// O(n) work, one step; queued (no wait).
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> inclusive_scan(const A& a, Op op = {}) {
     return detail::scan_pass<true, false>("inclusive_scan", a, op);
 }
 
 /// Right-to-left exclusive scan: r[n-1] = identity, r[i] = a[i+1] op ... op a[n-1].
+/// O(n) work, one step; queued (no wait).
 template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_scan(const A& a, Op op = {}) {
     return detail::scan_pass<false, true>("backward_scan", a, op);
 }
@@ -75,6 +78,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_incl
 }
 
 /// a[0] op ... op a[n-1]; the identity for an empty vector.
+/// O(n) work, one step; waits for the device (the value comes to the host).
 template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
@@ -84,6 +88,7 @@ template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op
 
 /// a[0] op ... op a[n-1] left on the device, for a later step's functors to read
 /// through ptr(); get() brings it to the host.
+/// O(n) work, one step; queued (no wait).
 template <class A, class Op = plus<value_t<A>>> device_value<value_t<A>> reduce_to_device(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
@@ -102,6 +107,7 @@ template <class T> struct scan_result {
 
 /// The exclusive scan and its total; the total is r[n-1] op a[n-1], read
 /// from the ends of the vectors, not a second pass over the data.
+/// O(n) work, one step; waits for the device (the total comes to the host).
 template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_total(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled("scan_total", a.size(), [&] {

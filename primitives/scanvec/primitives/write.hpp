@@ -197,7 +197,8 @@ template <class Op> constexpr void expect_commutative() {
 
 /// dst with vals[k] written at idx[k] for every k; where indices repeat, one of
 /// the values sent there wins (unspecified which; a struct is written whole).
-/// O(idx.size()) work on dst's own memory when dst is moved in.
+/// O(idx.size()) work on dst's own memory when dst is moved in, one step; checked,
+/// it waits for the device (the index check's verdict).
 template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
     detail::expect_written_values<T, V>();
     return detail::labelled("write", idx.size(), [&] {
@@ -221,7 +222,8 @@ vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t)
 }
 
 /// r[j] = dst[j] op (every vals[k] with idx[k] == j); op associative and commutative.
-/// O(idx.size()) work on dst's own memory when dst is moved in.
+/// O(idx.size()) work on dst's own memory when dst is moved in, one step; it
+/// waits for the device (the index check's verdict).
 template <class T, bool S, class Idx, class V, class Op>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op) {
     detail::expect_commutative<Op>();
