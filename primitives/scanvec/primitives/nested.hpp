@@ -27,10 +27,11 @@
 //   sv::allocate(counts)                           descriptor with counts[i] slots for element i
 //   sv::expand(a, counts)                          a[i] copied into its counts[i] slots (nested)
 //
-// Cost: the scans, index and distribute are one pass over the total length
-// (the scans read the descriptor's head flags beside the values); reduce is
-// one scan that stores only each segment's last value; extract and replace
-// touch one element per segment.
+// Cost in the model: every call is O(total) work and one step (extract and
+// replace touch one element per segment). Waits: the calls only queue work,
+// except where a check with checks on reads its verdict (extract, replace:
+// indices inside their segment) and where a descriptor is first made from
+// lengths (its offsets' total comes to the host).
 //
 // Permutes, pack, split, rank, append and flag_merge on nested vectors are
 // in nested_permute.hpp. Every form checks that lengths agree with the
