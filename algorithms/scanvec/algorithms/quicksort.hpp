@@ -1,72 +1,17 @@
 // scanvec/algorithms/quicksort.hpp - Blelloch's segmented quicksort.
 //
-//   procedure quicksort(A)
-//       Seg-Flags[0] <- T
-//       while not every segment of A is sorted
-//           sort each short segment at once                the base case
-//           Pivots <- seg-distribute(a pivot of each segment, Seg-Flags)
-//           F      <- Pivots <=> A                           less, equal or greater
-//           A      <- seg-split(A, F, Seg-Flags)             three ways, in every segment
-//           Seg-Flags <- new-seg-flags(A, Pivots, Seg-Flags)
-//
-// Every segment is split in the same round, so a round is a constant number of
-// passes over the whole vector whatever the number of segments, and the rounds
-// are the depth of the recursion: O(log n) expected.
-//
-// How the program holds the segments (sv::pivoted_segments, the primitive
-// family of three_way_split.hpp): the keys, and at every position Start, where
-// its segment begins (the head flags are Start[i] = i); at each head the
-// segment's length and pivot. A round is four primitive steps:
-//   sort_short_segments the base case: short segments (at most segs.short_limit()
-//                       keys: on CUDA 16384 32-bit integers or 2048 other 4-byte
-//                       keys, what a block sorts in shared memory; 16 elsewhere)
-//                       sorted at once, finished
-//   choose_pivots       each head picks its segment's pivot (below)
-//   count_three_ways    every key compared with Pivot[Start]: each segment's less
-//                       and equal counts, and the descents (the sortedness check,
-//                       left on the device: count_three_ways_to_device)
-//   split_three_ways    the permute: less | each equal alone | greater, stably,
-//                       and the new heads with their lengths
-// The counts are a segmented enumerate of two classes at once (packed in one
-// word); see three_way_split.hpp for how each backend runs them. On CUDA the
-// count and the split are one tile pass each, so a round reads the keys and
-// starts twice and writes them once (24 bytes per 32-bit key); tiles whose
-// keys are all finished are skipped, and the base case costs a pass only
-// where a tile's segments have just all become short. The pivots are chosen
-// in a pass of their own, not inside the count pass (count_three_ways(segs,
-// chooser)): there every tile of a long segment would choose its pivot again,
-// and 81 scattered reads per tile cost more than the pass (measured on H100).
-//
-// Pivots: the median of three medians of three (the ninther) of nine positions
-// hashed from (segment start, round), one in each ninth of the segment (81
-// positions in segments of 2^14 keys or more). On sorted, reversed or random
-// input this splits near the middle, and it needs no randomness in the input:
-// expected rounds about log2 n + a tail of small segments. Without the base
-// case that is about 36 rounds at 2^24 random keys; with it, segments end at a
-// few thousand keys and the tail goes: 13 on CUDA (H100). The elements
-// equal to the pivot are finished: each becomes a segment of its own, which
-// never moves again; all-equal input and few distinct keys finish in a round
-// per distinct key along a path.
-//
-// Termination: the loop ends when no segment holds a descent (A[i] < A[i-1]
-// with i not a head), counted in the same pass as the three-way counts:
-// sorted input takes no round at all. That count is the round's one host
-// synchronisation, and the host reads it late: the descents are fetched
-// (copied to the host) before the split is queued and read after it, so the
-// GPU splits while the host waits. From the second round on the unwatched
-// sort runs a round ahead: it queues round r+1 before it reads round r's
-// descents, and the GPU never idles while the host reads and launches. The
-// price is one round past the end, over sorted segments: no key moves in it,
-// and on random input nearly every tile is finished by then and skipped. The
-// first round is read before the next is queued, so sorted and all-equal input
-// still stop after one pass of each kind.
-//
 //   sv::quicksort(a)                      a sorted ascending (any type with a SCANVEC_HD operator<)
 //   sv::quicksort(a, &rounds)             and the number of rounds taken
 //   sv::quicksort_rounds(a)               {sorted, rounds}
 //   sv::quicksort_rounds(a, on_round)     every round of the model down to segments of one (no
 //                                         base case), calling on_round(round, keys, heads) after
 //                                         each (heads: a lazy vector of the new head flags)
+//
+// Every segment is split in the same round, so a round is a constant number of
+// primitive steps (the three-way split family, three_way_split.hpp) whatever
+// the number of segments, and the rounds are the depth of the recursion:
+// O(log n) expected. How it runs, why, and what it measured:
+// docs/design/quicksort.md.
 #pragma once
 
 #include <scanvec/primitives/three_way_split.hpp>
@@ -89,7 +34,7 @@ template <class T> struct quicksort_result {
 namespace detail {
 
 struct is_head {
-    template <class Off> SCANVEC_HD bool operator()(Off start, index_t i) const { return index_t(start) == i; }
+    template <class Pos> SCANVEC_HD bool operator()(Pos start, index_t i) const { return index_t(start) == i; }
 };
 
 SCANVEC_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
@@ -101,15 +46,16 @@ SCANVEC_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finali
 }
 
 /// The pivot of the segment of len keys from start: the ninther of nine
-/// positions hashed from (start, round), one in each ninth of the segment; a
-/// segment of 2^14 keys or more takes the ninther of nine such ninthers (81
-/// positions, one in each 81st): its split lands nearer the middle, and there
-/// are few such segments to pay for it. Each nine keys are loaded together
-/// (one wait for memory, not nine).
+/// positions hashed from (start, round), one in each ninth of the segment. It
+/// splits sorted, reversed and random input near the middle and needs no
+/// randomness in the input. A segment of 2^14 keys or more takes the ninther
+/// of nine such ninthers (81 positions, one in each 81st): its split lands
+/// nearer the middle, and there are few such segments to pay for it. Each nine
+/// keys are loaded together (one wait for memory, not nine).
 struct ninther {
     std::uint64_t round;
     static constexpr std::uint64_t wide = std::uint64_t(1) << 14;
-    template <class Keys, class Off> SCANVEC_HD auto operator()(const Keys& keys, Off start, Off len) const {
+    template <class Keys, class Pos> SCANVEC_HD auto operator()(const Keys& keys, Pos start, Pos len) const {
         using T = std::decay_t<decltype(keys[start])>;
         const std::uint64_t h = mix64(std::uint64_t(start) * 0x9e3779b97f4a7c15ull + round);
         if (std::uint64_t(len) < wide) return of_nine<T>(keys, start, len, h, 0, 1);
@@ -118,14 +64,14 @@ struct ninther {
         return ninth_of(m);
     }
     /// The ninther of the keys in strata g, g + stride, ..., g + 8 stride of 9 stride equal parts.
-    template <class T, class Keys, class Off>
-    SCANVEC_HD static T of_nine(const Keys& keys, Off start, Off len, std::uint64_t h, int g, int stride) {
+    template <class T, class Keys, class Pos>
+    SCANVEC_HD static T of_nine(const Keys& keys, Pos start, Pos len, std::uint64_t h, int g, int stride) {
         T x[9];
         for (int k = 0; k < 9; ++k) {
             // u in the stratum from 7 bits of the hash; the sample is start + floor(len * u)
             const double u = (double(g + k * stride) + double((h >> (7 * k)) & 127) * (1.0 / 128)) / double(9 * stride);
-            const Off off = Off(double(len) * u);
-            x[k] = keys[start + (off < len ? off : Off(len - 1))];
+            const Pos off = Pos(double(len) * u);
+            x[k] = keys[start + (off < len ? off : Pos(len - 1))];
         }
         return ninth_of(x);
     }
@@ -142,12 +88,23 @@ struct no_round_callback {
     template <class... X> void operator()(const X&...) const {}
 };
 
-template <class Off, class A, class OnRound>
+//   procedure quicksort(A)
+//       Seg-Flags[0] <- T
+//       while not every segment of A is sorted
+//           sort each short segment at once                the base case
+//           Pivots <- seg-distribute(a pivot of each segment, Seg-Flags)
+//           F      <- Pivots <=> A                           less, equal or greater
+//           A      <- seg-split(A, F, Seg-Flags)             three ways, in every segment
+//           Seg-Flags <- new-seg-flags(A, Pivots, Seg-Flags)
+//
+// The loop's test is the descents (A[i] < A[i-1] inside a segment), counted
+// with F; the host reads them after the round's split is queued.
+template <class Pos, class A, class OnRound>
 quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, bool base_case) {
     using T = value_t<A>;
     quicksort_result<T> out;
     // Seg-Flags[0] <- T: one segment, the whole vector
-    pivoted_segments<T, Off> segs(materialize(input));
+    pivoted_segments<T, Pos> segs(materialize(input));
     std::uint64_t queued = 0;
     const auto round = [&] {  // queues one round; returns its descents, on their way to the host
         // the base case: every short segment sorted at once, its keys finished
@@ -160,7 +117,8 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
         segs = split_three_ways(segs);
         return descents;
     };
-    // Unwatched, the host runs a round ahead from the second round on
+    // Unwatched, the host queues round r+1 before it reads round r's descents
+    // (from the second round on): the GPU never idles while the host reads
     constexpr bool run_ahead = std::is_same_v<OnRound, no_round_callback>;
     auto descents = round();
     for (;;) {

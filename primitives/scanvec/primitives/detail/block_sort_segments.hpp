@@ -4,18 +4,20 @@
 // a short-sort tile but within block_sort_limit<T> keys is sorted by one block
 // (a radix sort of its keys' bits in shared memory) in the round after the
 // split that made it, instead of by the three or so more rounds of splits it
-// would take to fall under the tile's limit. Two block sizes: up to 8192 keys
-// in 512 threads (two blocks an SM), up to 16384 in 1024 (its 67 KB of shared
-// memory dynamic); a segment of 3000 keys padded to 16384 would cost 5 times
-// its sort. The split queues such segments' heads as it makes them, one queue
-// per size: queue[0] and queue[1] count them, each has `slots` places after
-// those two words. A block reads one word to learn its segment; blocks beyond
-// the count leave. A segment owns its positions, so blocks never share one.
+// would take to fall under the tile's limit. Two block sizes
+// (block_sort_small and block_sort_large in three_way_policy.hpp), the larger
+// with its shared memory dynamic (past the static 48 KB). The split queues
+// such segments' heads as it makes them, one queue per size: queue[0] and
+// queue[1] count them, each has `slots` places after those two words. A
+// block reads one word to learn its segment; blocks beyond the count leave. A
+// segment owns its positions, so blocks never share one.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
 #include <scanvec/primitives/detail/short_sort_tiles.hpp>
+#include <scanvec/primitives/detail/three_way_place.hpp>
+#include <scanvec/primitives/detail/three_way_policy.hpp>
 #include <scanvec/runtime/backend.hpp>
 
 #include <cub/block/block_radix_sort.cuh>
@@ -24,20 +26,8 @@
 
 namespace scanvec::detail {
 
-template <int Threads> struct block_sort_shape {
-    static constexpr int threads = Threads;
-    static constexpr int items = 16;
-    static constexpr int keys = threads * items;
-    using sort = cub::BlockRadixSort<std::uint32_t, threads, items>;
-};
-using block_sort_small = block_sort_shape<512>;   // 8192 keys: 33 KB of shared memory
-using block_sort_large = block_sort_shape<1024>;  // 16384 keys: 67 KB
-
-/// The longest segment sort_short_segments sorts on CUDA tiles: a block's
-/// whole segment for 32-bit integers, else a short-sort tile.
-template <class T>
-constexpr std::uint32_t block_sort_limit =
-    short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::own);
+/// The block radix sort of a block_sort_shape (three_way_policy.hpp).
+template <class Shape> using block_sort_of = cub::BlockRadixSort<std::uint32_t, Shape::threads, Shape::items>;
 
 /// The queue words for `slots` segments of each size.
 constexpr std::size_t block_sort_queue_words(std::size_t slots) { return 2 + 2 * slots; }
@@ -47,7 +37,7 @@ constexpr std::size_t block_sort_queue_slots(std::size_t words) { return (words 
 /// Queues a new segment of len keys at head for block_sort_segments, when it is one.
 template <class T>
 __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std::uint32_t head, std::uint32_t len) {
-    if (len <= std::uint32_t(short_sort_shape<T>::own) || len > block_sort_limit<T>) return;
+    if (len <= std::uint32_t(short_sort_shape<T>::tile_keys) || len > block_sort_limit<T>) return;
     const int large = len > std::uint32_t(block_sort_small::keys);
     const std::uint32_t slot = atomicAdd(queue + large, 1u);
     if (slot < slots) queue[2 + large * slots + slot] = head;
@@ -58,8 +48,8 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
     block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                         const std::uint32_t* heads) {
     constexpr int threads = Shape::threads, items = Shape::items;
-    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(Shape::sort::TempStorage)
-    auto& smem = *reinterpret_cast<typename Shape::sort::TempStorage*>(block_sort_memory);
+    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_of<Shape>::TempStorage)
+    auto& smem = *reinterpret_cast<typename block_sort_of<Shape>::TempStorage*>(block_sort_memory);
     const std::uint32_t segments = *count;
     for (std::uint32_t b = blockIdx.x; b < segments; b += gridDim.x) {
         const std::uint32_t s = heads[b], len = length[s];
@@ -71,7 +61,7 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
             bits[k] = j < len ? radix_bits(keys[s + j]) : ~std::uint32_t(0);
         }
-        typename Shape::sort(smem).SortBlockedToStriped(bits);
+        block_sort_of<Shape>(smem).SortBlockedToStriped(bits);
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
@@ -87,10 +77,10 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
 template <class T, class Shape>
 void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                      const std::uint32_t* heads, std::size_t slots, stream_t s) {
-    constexpr std::size_t most = 524288 / Shape::threads;  // 1024 blocks of 512, 512 of 1024
+    constexpr std::size_t most = Shape::most_blocks;
     const int blocks = int(slots < most ? slots : most);
     if (blocks == 0) return;
-    constexpr int bytes = int(sizeof(typename Shape::sort::TempStorage));
+    constexpr int bytes = int(sizeof(typename block_sort_of<Shape>::TempStorage));
     static const bool sized = [] {  // past the 48 KB a launch gets unasked
         backend::check(cudaFuncSetAttribute(block_sort_segments<T, Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                        "sort_short_segments (block sort's shared memory)");
@@ -101,13 +91,17 @@ void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length,
     backend::check_launch("sort_short_segments (block sort of queued segments)");
 }
 
-/// Sorts the segments queued by the last split (block_sort_queue_words(slots) words).
-template <class T>
-void block_sort_queued(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* queue,
-                       std::size_t slots, stream_t s) {
+/// Sorts the segments of round.from queued by the last split
+/// (round.block_sort_queue: block_sort_queue_words(round.queue_slots) words).
+template <class T> void block_sort_queued(const three_way_round<T>& round) {
     if constexpr (short_sort_by_radix<T>) {
-        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, s);
-        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, s);
+        T* keys = round.from.keys;
+        std::uint32_t* start = round.from.start;
+        const std::uint32_t* length = round.from.length;
+        const std::uint32_t* queue = round.block_sort_queue;
+        const std::size_t slots = round.queue_slots;
+        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, round.stream);
+        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, round.stream);
     }
 }
 

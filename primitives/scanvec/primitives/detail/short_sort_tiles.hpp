@@ -3,23 +3,24 @@
 // The base case of a segmented quicksort: a segment that fits in a block's
 // shared memory is sorted there in one go instead of by further rounds.
 //
-// A block owns the segments whose head lies in its tile of `own` positions and
-// whose length is at most `own`; such a segment ends within the window of two
-// tiles starting at the block's tile. It sorts them once no longer segment is
-// headed in its tile (before, most of its window would be sorted again in a
-// later round): the last split marked, per tile, whether it left a short
-// head there and whether a long one, so an idle block reads two words only. The block loads that window and sorts
-// it by (rank, key), where an element of an owned short segment has the rank
-// of its head and every other element the rank of its own position: the owned
-// segments come out sorted in their own places and every other element stays
-// where it was. The block writes back only the owned segments, and every key
-// of them becomes a finished segment of one (start[i] = i).
+// A block owns the segments whose head lies in its tile of `tile_keys`
+// positions (three_way_policy.hpp) and whose length is at most `tile_keys`;
+// such a segment ends within the window of two tiles starting at the block's
+// tile. It sorts them once no longer segment is headed in its tile (before,
+// most of its window would be sorted again in a later round): the last split
+// marked, per tile, whether it left a short head there and whether a long
+// one, so an idle block reads two words only. The block loads that window and
+// sorts it by (rank, key), where an element of an owned short segment has the
+// rank of its head and every other element the rank of its own position: the
+// owned segments come out sorted in their own places and every other element
+// stays where it was. The block writes back only the owned segments, and
+// every key of them becomes a finished segment of one (start[i] = i).
 //
 // How the block sorts: 32-bit integer keys by radix, each (rank, key) packed
 // in one 64-bit word (12 bits of rank above the key's bits, the sign bit of a
 // signed key flipped so that unsigned order is the key's order): 44 bits in 11
-// passes, several times faster than merging; other keys by a merge sort of
-// (rank, key) records with their operator<.
+// passes, faster than merging (docs/design/quicksort.md); other keys by a
+// merge sort of (rank, key) records with their operator<.
 //
 // Windows of neighbouring tiles overlap, so the even tiles run in one launch
 // and the odd tiles in the next: no block reads what another block of the
@@ -28,6 +29,8 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
+#include <scanvec/primitives/detail/three_way_place.hpp>
+#include <scanvec/primitives/detail/three_way_policy.hpp>
 #include <scanvec/runtime/backend.hpp>
 
 #include <cub/block/block_exchange.cuh>
@@ -40,23 +43,10 @@
 
 namespace scanvec::detail {
 
-template <class T> struct short_sort_shape {
-    static constexpr int threads = 256;
-    // a window of 4096 (4-byte keys) or 2048 (8-byte keys): the sort's
-    // shared memory (window x (key, rank)) stays within the static 48 KB
-    static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
-    static constexpr int window = threads * items;
-    static constexpr int own = window / 2;  ///< a block's tile, and the longest segment it sorts
-};
-
 template <class T> struct ranked_key {
     T key;
     std::uint32_t rank;  // the window position of its segment's head, or its own
 };
-
-/// Keys sorted by radix: 32-bit integers, whose order is their bits' (the
-/// sign flipped). Others (floating point: -0 and +0, NaN) by their operator<.
-template <class T> constexpr bool short_sort_by_radix = std::is_integral_v<T> && sizeof(T) == 4;
 
 /// A 32-bit integer key's bits in unsigned order (a signed key's sign flipped), and back.
 template <class T> __device__ std::uint32_t radix_bits(T key) {
@@ -85,7 +75,7 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
     short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
                      std::uint32_t splits, std::int32_t n, int parity) {
     using shape = short_sort_shape<T>;
-    constexpr int threads = shape::threads, items = shape::items, own = shape::own;
+    constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile_keys;
     using load_keys = cub::BlockLoad<T, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
     using load_starts = cub::BlockLoad<std::uint32_t, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
     using sort = cub::BlockMergeSort<ranked_key<T>, threads, items>;
@@ -97,19 +87,19 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
         typename std::conditional_t<short_sort_by_radix<T>, radix_sort, sort>::TempStorage sort;
         typename exchange::TempStorage exchange;
     } smem;
-    __shared__ bool short_head[own];  // short_head[h]: base + h heads an owned short segment
+    __shared__ bool short_head[tile_keys];  // short_head[h]: base + h heads an owned short segment
 
-    const std::int32_t tile = 2 * std::int32_t(blockIdx.x) + parity, base = tile * own;
+    const std::int32_t tile = 2 * std::int32_t(blockIdx.x) + parity, base = tile * tile_keys;
     if (base >= n || tile_heads[2 * tile] != splits || tile_heads[2 * tile + 1] == splits) return;
     const int valid = n - base < shape::window ? n - base : shape::window;
 
-    // which heads in my tile begin a segment of 2 to `own` elements
+    // which heads in my tile begin a segment of 2 to `tile_keys` elements
     bool any = false;
-    for (int h = threadIdx.x; h < own; h += threads) {
+    for (int h = threadIdx.x; h < tile_keys; h += threads) {
         const std::int32_t i = base + h;
         bool is_short = false;
         if (i < n && start[i] == std::uint32_t(i) && i + 1 < n && start[i + 1] != std::uint32_t(i + 1))
-            is_short = length[i] <= std::uint32_t(own);
+            is_short = length[i] <= std::uint32_t(tile_keys);
         short_head[h] = is_short;
         any |= is_short;
     }
@@ -129,7 +119,7 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
     for (int k = 0; k < items; ++k) {
         const int j = int(threadIdx.x) * items + k;  // blocked: my elements are consecutive
         const std::int32_t h = std::int32_t(s[k]) - base;
-        const bool owned = j < valid && h >= 0 && h < own && short_head[h];
+        const bool owned = j < valid && h >= 0 && h < tile_keys && short_head[h];
         r[k] = {v[k], std::uint32_t(owned ? h : j)};
     }
     // sorted, and striped: neighbouring lanes hold neighbouring positions
@@ -154,22 +144,21 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const int j = k * threads + int(threadIdx.x);
-        if (j >= valid || r[k].rank >= std::uint32_t(own) || !short_head[r[k].rank]) continue;
+        if (j >= valid || r[k].rank >= std::uint32_t(tile_keys) || !short_head[r[k].rank]) continue;
         keys[base + j] = r[k].key;
         start[base + j] = std::uint32_t(base + j);
     }
 }
 
-/// Sorts every segment of 2 to short_sort_shape<T>::own keys in place; each of
-/// their keys becomes a finished segment of one. n < 2^31.
-template <class T>
-void short_sort_by_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
-                         std::uint32_t splits, std::size_t n, stream_t s) {
+/// Sorts every segment of 2 to short_sort_shape<T>::tile_keys keys of
+/// round.from in place (by the marks of the last split); each of their keys
+/// becomes a finished segment of one.
+template <class T> void short_sort_by_tiles(const three_way_round<T>& round) {
     using shape = short_sort_shape<T>;
-    const int tiles = int((n + shape::own - 1) / shape::own);
+    const int tiles = int((std::size_t(round.n) + shape::tile_keys - 1) / shape::tile_keys);
     for (int parity = 0; parity < 2 && parity < tiles; ++parity) {
-        short_sort_tiles<T><<<(tiles - parity + 1) / 2, shape::threads, 0, s>>>(keys, start, length, tile_heads, splits,
-                                                                                 std::int32_t(n), parity);
+        short_sort_tiles<T><<<(tiles - parity + 1) / 2, shape::threads, 0, round.stream>>>(
+            round.from.keys, round.from.start, round.from.length, round.tile_heads, round.splits, round.n, parity);
         backend::check_launch("sort_short_segments (sort by tiles)");
     }
 }

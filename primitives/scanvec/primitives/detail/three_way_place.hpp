@@ -1,13 +1,41 @@
-// scanvec/primitives/detail/three_way_place.hpp - where the three-way split sends an element.
+// scanvec/primitives/detail/three_way_place.hpp - the records the three-way split's passes share.
 #pragma once
+
+#include <scanvec/runtime/backend.hpp>
+
+#include <cstdint>
 
 namespace scanvec::detail {
 
 /// An element's place after the split, its new segment's start, and that
 /// segment's length (the tile split writes it only where the segment's first
-/// element lands, else 0).
-template <class Off> struct tw_place {
-    Off dest, start, length;
+/// element lands, else 0). Pos: the position type.
+template <class Pos> struct three_way_place {
+    Pos dest, start, length;
+};
+
+/// One state's arrays as the CUDA tile passes see them (below 2^31 positions).
+template <class T> struct three_way_arrays {
+    T* keys;
+    std::uint32_t* start;   ///< where each position's segment begins
+    std::uint32_t* length;  ///< at each head of a segment of two or more
+    std::uint64_t* totals;  ///< each such segment's less and equal counts, at its head
+};
+
+/// What the tile passes of one round read and write: the state read (`from`),
+/// the state the split writes (`to`), the pivots, and the bookkeeping carried
+/// from state to state (three_way_bookkeeping says what each array holds).
+template <class T> struct three_way_round {
+    three_way_arrays<T> from;
+    three_way_arrays<T> to;  ///< split_three_ways' output; the other passes leave it empty
+    T* pivot;                ///< at each head of a segment of two or more
+    std::uint32_t* tile_heads;
+    std::uint32_t* block_sort_queue;
+    std::uint32_t queue_slots;  ///< each size's slots in block_sort_queue
+    std::uint32_t* finished;
+    std::uint32_t splits;  ///< how many splits made the state read
+    std::int32_t n;
+    stream_t stream;
 };
 
 }  // namespace scanvec::detail

@@ -1,20 +1,21 @@
-// scanvec/primitives/detail/three_way_tiles.hpp - the segmented three-way split in two tile passes (CUDA).
+// scanvec/primitives/detail/three_way_tiles.hpp - the three-way split family in tile passes (CUDA).
 //
-// Each element's counts (is it less than its segment's pivot, is it equal)
-// and whether it heads a segment pack into one 64-bit word: the head flag in
-// bit 63, less in bits 32-62, equal in bits 0-31 (below 2^31 elements nothing
-// overflows). Scanning those words with
+// Arithmetic keys, 32-bit positions, below 2^31 elements (three_way_tiles<T>
+// hands larger states to the generic form). Each element's counts (is it less
+// than its segment's pivot, is it equal) and whether it heads a segment pack
+// into one word: the head flag in the top bit, less above equal. Scanning
+// those words with
 //     a (+) b = b if b heads a segment, else a + b
 // is a segmented +-scan of both counts at once; it is associative, so CUB's
 // block scan and decoupled look-back run it like a sum.
 //
 // count pass: each segment's pivot chosen where its part of the tile begins
 // (by its head, or again by the tile it crosses into: the same answer); the
-// tile's scan in shared memory; the last element of each
-// segment in the tile leaves the segment's counts at its head: a plain store
-// when the whole segment lies in the tile, an atomic add when it crosses a
-// tile boundary (the split that made the segment zeroed its totals). The same
-// pass counts the descents inside segments (one atomic per tile).
+// tile's scan in shared memory; the last element of each segment in the tile
+// leaves the segment's counts at its head: a plain store when the whole
+// segment lies in the tile, an atomic add when it crosses a tile boundary (the
+// split that made the segment zeroed its totals). The same pass counts the
+// descents inside segments (one atomic per tile).
 // split pass: the same scan, now across tiles by look-back, gives each
 // element its counts before it in its segment; with the segment's totals that
 // is its place. The element that lands first in a new segment writes the
@@ -25,14 +26,16 @@
 // is the next position). A tile of finished keys only is marked by the count
 // pass (finished[t] = the state's number of splits) and skipped by both passes
 // in every later state; the split then publishes it to the look-back as a tile
-// of heads, which no counts cross.
+// of heads, which no counts cross. docs/design/quicksort.md has the rest.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
 #include <scanvec/primitives/detail/block_sort_segments.hpp>
 #include <scanvec/primitives/detail/short_sort_tiles.hpp>
+#include <scanvec/primitives/detail/three_way_generic.hpp>
 #include <scanvec/primitives/detail/three_way_place.hpp>
+#include <scanvec/primitives/detail/three_way_policy.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/memory.hpp>
@@ -44,6 +47,9 @@
 #include <cub/block/block_scan.cuh>
 
 #include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
 
 namespace scanvec::detail {
 
@@ -51,39 +57,31 @@ namespace scanvec::detail {
 /// The split's scan crosses tiles (64-bit words, counts below 2^31); the
 /// count's stays in one tile, whose counts fit 15 bits: 32-bit words, half
 /// the integer work of a pass that is bound by it.
-template <class Word> struct tw_format;
-template <> struct tw_format<std::uint64_t> {
+template <class Word> struct three_way_word_format;
+template <> struct three_way_word_format<std::uint64_t> {
     static constexpr std::uint64_t head = std::uint64_t(1) << 63;
     static constexpr int less_shift = 32;
 };
-template <> struct tw_format<std::uint32_t> {
+template <> struct three_way_word_format<std::uint32_t> {
     static constexpr std::uint32_t head = std::uint32_t(1) << 31;
     static constexpr int less_shift = 16;
 };
-constexpr std::uint64_t tw_head = tw_format<std::uint64_t>::head;
-constexpr std::uint64_t tw_one_less = std::uint64_t(1) << tw_format<std::uint64_t>::less_shift;
+constexpr std::uint64_t three_way_head = three_way_word_format<std::uint64_t>::head;
+constexpr std::uint64_t three_way_one_less = std::uint64_t(1) << three_way_word_format<std::uint64_t>::less_shift;
 /// finished[t] of a tile not yet seen finished.
-constexpr std::uint32_t tw_never = ~std::uint32_t(0);
+constexpr std::uint32_t three_way_never_finished = ~std::uint32_t(0);
 
 /// The segmented sum of packed counts: restart at a head.
-template <class Word = std::uint64_t> struct tw_segmented_plus {
-    __host__ __device__ Word operator()(Word a, Word b) const { return (b & tw_format<Word>::head) ? b : a + b; }
+template <class Word = std::uint64_t> struct three_way_segmented_plus {
+    __host__ __device__ Word operator()(Word a, Word b) const { return (b & three_way_word_format<Word>::head) ? b : a + b; }
 };
 
-template <class T> struct tw_tile_shape {
-    static constexpr int threads = 256;
-    // 8 per thread: measured on the H100 (quicksort of 2^24 int32) against 4, 6, 12 and 16,
-    // 8 was fastest (13.8 ms; 12: 16.3 ms, 16: 16.9 ms); more costs occupancy (registers)
-    static constexpr int items = 8;
-    static constexpr int size = threads * items;
-};
-
-using tw_tile_state = cub::ScanTileState<std::uint64_t>;
+using three_way_tile_state = cub::ScanTileState<std::uint64_t>;
 
 /// One thread's run of a tile: its keys and starts, and each element's word.
-template <class T, class Word = std::uint64_t> struct tw_run {
-    static constexpr Word head_bit = tw_format<Word>::head, one_less = Word(1) << tw_format<Word>::less_shift;
-    static constexpr int threads = tw_tile_shape<T>::threads, items = tw_tile_shape<T>::items;
+template <class T, class Word = std::uint64_t> struct three_way_run {
+    static constexpr Word head_bit = three_way_word_format<Word>::head, one_less = Word(1) << three_way_word_format<Word>::less_shift;
+    static constexpr int threads = three_way_tile_shape<T>::threads, items = three_way_tile_shape<T>::items;
     // Blocked and vectorized straight into registers (no shared memory, no
     // barrier): the keys' and the starts' loads are in flight together, which
     // halves the waits for memory of a pass bound by them.
@@ -140,19 +138,25 @@ template <class T, class Word = std::uint64_t> struct tw_run {
     __device__ Word aggregate() const {
         Word a = 0;
 #pragma unroll
-        for (int k = 0; k < items; ++k) a = tw_segmented_plus<Word>{}(a, w[k]);
+        for (int k = 0; k < items; ++k) a = three_way_segmented_plus<Word>{}(a, w[k]);
         return a;
     }
 };
 
 template <class T, class Chooser>
-__global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // at most 64 registers: 4 blocks an SM or more (int keys: 48, 5 blocks; a chooser of its own would take 80)
-    three_way_count_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                          Chooser chooser, std::int32_t n, std::uint64_t* totals, unsigned long long* descents,
-                          std::uint32_t* finished, std::uint32_t splits) {
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::count_blocks_per_sm)
+    three_way_count_tiles(three_way_round<T> round, Chooser chooser, unsigned long long* descents) {
+    const T* keys = round.from.keys;
+    const std::uint32_t* start = round.from.start;
+    const std::uint32_t* length = round.from.length;
+    T* pivot = round.pivot;
+    const std::int32_t n = round.n;
+    std::uint64_t* totals = round.from.totals;
+    std::uint32_t* finished = round.finished;
+    const std::uint32_t splits = round.splits;
     using word = std::uint32_t;  // counts within the tile
-    static_assert(tw_tile_shape<T>::size < 1 << 15, "a tile's counts fit 15 bits");
-    using run_t = tw_run<T, word>;
+    static_assert(three_way_tile_shape<T>::size < 1 << 15, "a tile's counts fit 15 bits");
+    using run_t = three_way_run<T, word>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<word, threads>;
     using block_sum = cub::BlockReduce<unsigned, threads>;
@@ -160,15 +164,15 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // at most 64 r
         typename block_scan::TempStorage scan;
         typename block_sum::TempStorage sum;
     } smem;
-    __shared__ T tile_pivot[tw_tile_shape<T>::size];  // at the tile position where each segment's part begins
+    __shared__ T tile_pivot[three_way_tile_shape<T>::size];  // at the tile position where each segment's part begins
 
-    const std::int32_t base = std::int32_t(blockIdx.x) * tw_tile_shape<T>::size;
-    const std::int32_t last = (n - base < tw_tile_shape<T>::size ? n : base + tw_tile_shape<T>::size) - 1;
+    const std::int32_t base = std::int32_t(blockIdx.x) * three_way_tile_shape<T>::size;
+    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
     if (finished[blockIdx.x] < splits) return;  // finished before this state: nothing to count
     run_t r;
     r.load(keys, start, base, n);
     if (__syncthreads_and(r.all_alone())) {  // every key finished: from the next state on, skipped
-        if (threadIdx.x == 0 && finished[blockIdx.x] == tw_never) finished[blockIdx.x] = splits;
+        if (threadIdx.x == 0 && finished[blockIdx.x] == three_way_never_finished) finished[blockIdx.x] = splits;
         return;
     }
     // the pivot of every segment with a part in this tile, chosen where the part
@@ -196,15 +200,15 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // at most 64 r
         if (i < n && i > 0 && !r.head(k)) down += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
     }
     word run;
-    block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), tw_segmented_plus<word>{});
+    block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        run = tw_segmented_plus<word>{}(run, r.w[k]);
+        run = three_way_segmented_plus<word>{}(run, r.w[k]);
         const std::int32_t i = r.first + k;
         if (i > last || r.alone(k)) continue;
         const bool ends = r.next_is_head(k);
         if (!ends && i != last) continue;  // not the segment's last element in this tile
-        constexpr int shift = tw_format<word>::less_shift;
+        constexpr int shift = three_way_word_format<word>::less_shift;
         const word c = run & ~run_t::head_bit;  // as the 64-bit word of the totals:
         const std::uint64_t counts = std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
         if (ends && (run & run_t::head_bit)) totals[r.s[k]] = counts;  // the whole segment is in this tile
@@ -216,18 +220,29 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads, 4)  // at most 64 r
 }
 
 template <class T>
-__global__ void __launch_bounds__(tw_tile_shape<T>::threads)
-    three_way_split_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
-                          const std::uint64_t* totals, std::int32_t n, T* keys_out, std::uint32_t* start_out,
-                          std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
-                          std::uint32_t* block_sort_queue, std::uint32_t queue_slots, const std::uint32_t* finished,
-                          std::uint32_t splits, tw_tile_state tiles) {
-    using run_t = tw_run<T>;
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
+    three_way_split_tiles(three_way_round<T> round, three_way_tile_state tiles) {
+    const T* keys = round.from.keys;
+    const std::uint32_t* start = round.from.start;
+    const std::uint32_t* length = round.from.length;
+    const T* pivot = round.pivot;
+    const std::uint64_t* totals = round.from.totals;
+    const std::int32_t n = round.n;
+    T* keys_out = round.to.keys;
+    std::uint32_t* start_out = round.to.start;
+    std::uint32_t* length_out = round.to.length;
+    std::uint64_t* totals_out = round.to.totals;
+    std::uint32_t* tile_heads = round.tile_heads;
+    std::uint32_t* block_sort_queue = round.block_sort_queue;
+    const std::uint32_t queue_slots = round.queue_slots;
+    const std::uint32_t* finished = round.finished;
+    const std::uint32_t splits = round.splits;
+    using run_t = three_way_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
-    using look_back = cub::TilePrefixCallbackOp<std::uint64_t, tw_segmented_plus<>, tw_tile_state>;
+    using look_back = cub::TilePrefixCallbackOp<std::uint64_t, three_way_segmented_plus<>, three_way_tile_state>;
     using exchange_keys = cub::BlockExchange<T, threads, items>;
-    using exchange_places = cub::BlockExchange<tw_place<std::uint32_t>, threads, items>;
+    using exchange_places = cub::BlockExchange<three_way_place<std::uint32_t>, threads, items>;
     __shared__ union {
         struct {
             typename block_scan::TempStorage scan;
@@ -241,30 +256,30 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
 
     const int tile = blockIdx.x;
     if (finished[tile] < splits) {  // finished before this state: both buffers hold it already
-        if (threadIdx.x == 0) tiles.SetInclusive(tile, tw_head);  // a tile of heads: no counts pass it
+        if (threadIdx.x == 0) tiles.SetInclusive(tile, three_way_head);  // a tile of heads: no counts pass it
         return;
     }
     run_t r;
-    r.load(keys, start, std::int32_t(tile) * tw_tile_shape<T>::size, n);
+    r.load(keys, start, std::int32_t(tile) * three_way_tile_shape<T>::size, n);
     r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
 
     std::uint64_t run;  // the segmented counts before my first element
     if (tile == 0) {
         std::uint64_t tile_total;
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), tw_segmented_plus<>{}, tile_total);
+        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), three_way_segmented_plus<>{}, tile_total);
         if (threadIdx.x == 0) tiles.SetInclusive(0, tile_total);
     } else {
-        look_back prefix(tiles, smem.scan.prefix, tw_segmented_plus<>{}, tile);
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, tw_segmented_plus<>{}, prefix);
+        look_back prefix(tiles, smem.scan.prefix, three_way_segmented_plus<>{}, tile);
+        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, three_way_segmented_plus<>{}, prefix);
     }
 
     // each element's place and its new segment's start (none past the end)
     constexpr std::uint32_t none = ~std::uint32_t(0);
-    tw_place<std::uint32_t> place[items];
+    three_way_place<std::uint32_t> place[items];
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint64_t before = run;
-        run = tw_segmented_plus<>{}(run, r.w[k]);
+        run = three_way_segmented_plus<>{}(run, r.w[k]);
         const std::int32_t i = r.first + k;
         place[k].dest = place[k].start = none;
         place[k].length = 0;
@@ -274,12 +289,12 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
             place[k].dest = place[k].start = std::uint32_t(i);
             continue;
         }
-        const std::uint64_t in = r.head(k) ? 0 : before & ~tw_head;  // my segment's counts before me
+        const std::uint64_t in = r.head(k) ? 0 : before & ~three_way_head;  // my segment's counts before me
         const std::uint32_t less = std::uint32_t(in >> 32), equal = std::uint32_t(in);
         const std::uint64_t all = __ldg(totals + s);
         const std::uint32_t less_all = std::uint32_t(all >> 32), equal_all = std::uint32_t(all);
         std::uint32_t len;
-        if (r.w[k] & tw_one_less) {
+        if (r.w[k] & three_way_one_less) {
             place[k].dest = s + less;
             place[k].start = s;
             len = less_all;
@@ -299,7 +314,7 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
     // neighbouring lanes hold neighbouring elements, whose places are mostly
     // neighbours too (a run per class and segment): coalesced stores.
     T v[items];
-    tw_place<std::uint32_t> p[items];
+    three_way_place<std::uint32_t> p[items];
     __syncthreads();
     exchange_keys(smem.out.keys).BlockedToStriped(r.v, v);
     exchange_places(smem.out.places).BlockedToStriped(place, p);
@@ -311,8 +326,8 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
         if (p[k].length >= 2) {  // first in a new segment of two or more: its length, its totals zeroed,
             length_out[p[k].dest] = p[k].length;  // and its tile marked for sort_short_segments
             totals_out[p[k].dest] = 0;
-            constexpr std::uint32_t own = short_sort_shape<T>::own;
-            tile_heads[2 * (p[k].dest / own) + (p[k].length > own)] = splits + 1;
+            constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
+            tile_heads[2 * (p[k].dest / tile_keys) + (p[k].length > tile_keys)] = splits + 1;
             queue_block_sort<T>(block_sort_queue, queue_slots, p[k].dest, p[k].length);  // the base case's block sort
         }
     }
@@ -320,60 +335,161 @@ __global__ void __launch_bounds__(tw_tile_shape<T>::threads)
 
 /// choose_pivots on tiles: every segment of two or more keys was made by the
 /// last split (which splits them all), and that split marked the tiles of
-/// short_sort_shape<T>::own positions where it left such heads; a block per
+/// short_sort_shape<T>::tile_keys positions where it left such heads; a block per
 /// tile reads its two marks, and only a marked tile reads its starts and
 /// chooses at its heads. Late rounds and the first ones alike touch only the
 /// few tiles that hold heads.
 template <class T, class Chooser>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n) {
-    constexpr std::int32_t own = short_sort_shape<T>::own;
-    const std::int32_t tile = std::int32_t(blockIdx.x), base = tile * own;
+    constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
+    const std::int32_t tile = std::int32_t(blockIdx.x), base = tile * tile_keys;
     if (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits) return;
-    for (std::int32_t i = base + std::int32_t(threadIdx.x); i < base + own && i + 1 < n; i += std::int32_t(blockDim.x))
+    for (std::int32_t i = base + std::int32_t(threadIdx.x); i < base + tile_keys && i + 1 < n; i += std::int32_t(blockDim.x))
         if (start[i] == std::uint32_t(i) && start[i + 1] != std::uint32_t(i + 1))
             pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
 }
 
-template <class T, class Chooser>
-void pivots_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                     const Chooser& chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::size_t n,
-                     stream_t s) {
-    const int tiles = int((n + short_sort_shape<T>::own - 1) / short_sort_shape<T>::own);
-    pivots_at_marked_tiles<T, Chooser><<<tiles, 256, 0, s>>>(keys, start, length, pivot, chooser, tile_heads, splits,
-                                                             std::int32_t(n));
+/// choose_pivots over the state round.from, by the marks of the last split.
+template <class T, class Chooser> void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser) {
+    const int tiles = int((std::size_t(round.n) + short_sort_shape<T>::tile_keys - 1) / short_sort_shape<T>::tile_keys);
+    pivots_at_marked_tiles<T, Chooser><<<tiles, three_way_pivot_threads, 0, round.stream>>>(
+        round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
+        round.n);
     backend::check_launch("choose_pivots (by marked tiles)");
 }
 
-/// The count pass over n < 2^31 elements, each segment's pivot chosen on the
-/// way (chooser(keys, s, length[s]), stored at its head); the descents are
-/// added into *descents, which the caller zeroed.
+/// The count pass over round.from, each segment's pivot chosen on the way
+/// (chooser(keys, s, length[s]), stored at its head); the descents are added
+/// into *descents, which the caller zeroed.
 template <class T, class Chooser>
-void three_way_count_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                              const Chooser& chooser, std::size_t n, std::uint64_t* totals, std::uint32_t* finished,
-                              std::uint32_t splits, unsigned long long* descents, stream_t s) {
-    const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
-    three_way_count_tiles<T, Chooser><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
-        keys, start, length, pivot, chooser, std::int32_t(n), totals, descents, finished, splits);
+void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& chooser, unsigned long long* descents) {
+    const int num_tiles = int((std::size_t(round.n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
+    three_way_count_tiles<T, Chooser><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, chooser,
+                                                                                                      descents);
     backend::check_launch("count_three_ways (count by tiles)");
 }
 
-/// The split pass over n < 2^31 elements.
-template <class T>
-void three_way_split_by_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, const T* pivot,
-                              const std::uint64_t* totals, std::size_t n, T* keys_out, std::uint32_t* start_out,
-                              std::uint32_t* length_out, std::uint64_t* totals_out, std::uint32_t* tile_heads,
-                              std::uint32_t* block_sort_queue, std::size_t queue_slots,
-                              const std::uint32_t* finished, std::uint32_t splits, stream_t s) {
-    const int num_tiles = int((n + tw_tile_shape<T>::size - 1) / tw_tile_shape<T>::size);
-    const tile_state<tw_tile_state> status(num_tiles, s, "split_three_ways");
-    backend::fill_zero(block_sort_queue, 2 * sizeof(std::uint32_t), s, "split_three_ways (block-sort queues)");
-    three_way_split_tiles<T><<<num_tiles, tw_tile_shape<T>::threads, 0, s>>>(
-        keys, start, length, pivot, totals, std::int32_t(n), keys_out, start_out, length_out, totals_out, tile_heads,
-        block_sort_queue, std::uint32_t(queue_slots), finished, splits, status.tiles);
+/// The split pass: round.from split into round.to.
+template <class T> void three_way_split_by_tiles(const three_way_round<T>& round) {
+    const int num_tiles = int((std::size_t(round.n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
+    const tile_state<three_way_tile_state> status(num_tiles, round.stream, "split_three_ways");
+    backend::fill_zero(round.block_sort_queue, 2 * sizeof(std::uint32_t), round.stream,
+                       "split_three_ways (block-sort queues)");
+    three_way_split_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, status.tiles);
     backend::check_launch("split_three_ways (split by tiles)");
 }
+
+/// The family on tiles (three_way_dispatch.hpp picks it for arithmetic keys
+/// with 32-bit positions); states of 2^31 elements or more go to the generic form.
+template <class T> struct three_way_tiles {
+    using Pos = std::uint32_t;
+    using segments = pivoted_segments<T, Pos>;
+    using generic = three_way_generic<T, Pos>;
+
+    /// The passes index positions with 32-bit signed integers.
+    static bool fits(std::size_t n) { return n <= std::size_t(std::numeric_limits<std::int32_t>::max()); }
+
+    static std::size_t short_limit(std::size_t n) {
+        return fits(n) ? std::size_t(block_sort_limit<T>) : generic::short_limit(n);
+    }
+    static std::size_t short_tile(std::size_t n) {
+        return fits(n) ? std::size_t(short_sort_shape<T>::tile_keys) : generic::short_tile(n);
+    }
+
+    /// The tile passes' view of a state (the split adds its output, round.to).
+    static three_way_round<T> round_of(vector<T>& keys, vector<Pos>& start, vector<Pos>& length, vector<T>& pivot,
+                                       three_way_bookkeeping<T, Pos>& book) {
+        three_way_round<T> r{};
+        r.from = {keys.data(), start.data(), length.data(), book.counts.data()};
+        r.pivot = pivot.data();
+        r.tile_heads = book.tile_heads.data();
+        r.block_sort_queue = book.block_sort_queue.data();
+        const std::size_t queue_words = book.block_sort_queue.size();
+        r.queue_slots = queue_words ? std::uint32_t(block_sort_queue_slots(queue_words)) : 0;
+        r.finished = book.finished.data();
+        r.splits = book.splits;
+        r.n = std::int32_t(keys.size());
+        r.stream = keys.stream();
+        return r;
+    }
+    static three_way_round<T> round_of(segments& segs) {
+        return round_of(segs.keys, segs.start, segs.length, segs.pivot, three_way_access::book(segs));
+    }
+
+    static void begin(segments& segs) {
+        generic::begin(segs);
+        const std::size_t n = segs.size();
+        if (n == 0) return;
+        auto& book = three_way_access::book(segs);
+        const std::uint64_t zero = 0;  // the count pass adds into the totals at heads
+        backend::copy_to_device(book.counts.data(), &zero, sizeof zero, "pivoted_segments (counts)");
+        if (n < 2 || !fits(n)) return;
+        // no split has marked any tile yet (~0); "split 0" left one head, at 0
+        const std::size_t tile_keys = short_sort_shape<T>::tile_keys, tiles = (n + tile_keys - 1) / tile_keys;
+        std::vector<std::uint32_t> marks(2 * tiles, ~std::uint32_t(0));
+        marks[n > tile_keys] = book.splits;
+        book.tile_heads = vector<std::uint32_t>(marks);
+        // slots for the most segments longer than a tile a split can make, of either size
+        std::vector<std::uint32_t> queue(block_sort_queue_words(tiles), 0u);
+        if (n > tile_keys && n <= block_sort_limit<T>)  // the one segment, at 0
+            queue[n > std::size_t(block_sort_small::keys)] = 1;
+        book.block_sort_queue = vector<std::uint32_t>(queue);
+        const std::size_t passes = three_way_tile_shape<T>::size;
+        book.finished =
+            vector<std::uint32_t>(std::vector<std::uint32_t>((n + passes - 1) / passes, three_way_never_finished));
+    }
+
+    template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
+        const std::size_t n = segs.size();
+        if (n < 2) return;  // no segment of two
+        if (!fits(n)) return generic::choose_pivots(segs, chooser);
+        pivots_by_tiles(round_of(segs), chooser);  // the split marked the tiles with heads
+    }
+
+    template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
+        const std::size_t n = segs.size();
+        if (n < 2 || !fits(n)) return generic::count(segs, chooser);
+        device_value<index_t> descents = generic::no_descents(segs.keys.stream());  // the count pass adds into it
+        static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass adds 64-bit words");
+        three_way_count_by_tiles(round_of(segs), chooser, reinterpret_cast<unsigned long long*>(descents.ptr()));
+        return descents;
+    }
+
+    static void sort_short(segments& segs) {
+        const std::size_t n = segs.size();
+        if (n < 2) return;
+        if (!fits(n)) return generic::sort_short(segs);
+        const three_way_round<T> round = round_of(segs);
+        block_sort_queued(round);
+        short_sort_by_tiles(round);
+    }
+
+    /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
+    static segments split(segments& segs) {
+        const std::size_t n = segs.size();
+        if (n < 2 || !fits(n)) return generic::split(segs);
+        segments out;
+        out.pivot = std::move(segs.pivot);
+        auto& book = three_way_access::book(out);
+        book = std::move(three_way_access::book(segs));
+        const bool reuse = book.keys_two_splits_ago.size() == n;
+        out.length = vector<Pos>(n, no_init);
+        vector<std::uint64_t> totals = std::move(book.counts);  // read here; the new state's are zeroed at its heads
+        book.counts = vector<std::uint64_t>(n, no_init);
+        out.keys = reuse ? std::move(book.keys_two_splits_ago) : vector<T>(n, no_init);
+        out.start = reuse ? std::move(book.start_two_splits_ago) : vector<Pos>(n, no_init);
+        three_way_round<T> round = round_of(segs.keys, segs.start, segs.length, out.pivot, book);
+        round.from.totals = totals.data();
+        round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
+        three_way_split_by_tiles(round);
+        ++book.splits;
+        book.keys_two_splits_ago = std::move(segs.keys);
+        book.start_two_splits_ago = std::move(segs.start);
+        return out;
+    }
+};
 
 }  // namespace scanvec::detail
 

@@ -1,0 +1,35 @@
+// scanvec/primitives/detail/three_way_dispatch.hpp - the one place the three-way split family picks its form.
+//
+// three_way_impl<T, Pos> is the form every call of three_way_split.hpp runs:
+// the CUDA tile passes (three_way_tiles.hpp) for arithmetic keys with 32-bit
+// positions, the generic form (three_way_generic.hpp) for everything else and
+// on the host. Both offer the same static members: begin, short_limit,
+// short_tile, choose_pivots, count, sort_short, split. The tile form hands a
+// state of 2^31 elements or more to the generic one itself.
+#pragma once
+
+#include <scanvec/primitives/detail/three_way_generic.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+
+#include <scanvec/primitives/detail/three_way_tiles.hpp>
+
+namespace scanvec::detail {
+/// Whether the CUDA tile passes serve keys of type T with positions of type Pos.
+template <class T, class Pos>
+constexpr bool three_way_by_tiles = std::is_arithmetic_v<T> && std::is_same_v<Pos, std::uint32_t>;
+
+template <class T, class Pos>
+using three_way_impl = std::conditional_t<three_way_by_tiles<T, Pos>, three_way_tiles<T>, three_way_generic<T, Pos>>;
+}  // namespace scanvec::detail
+
+#else
+
+namespace scanvec::detail {
+template <class T, class Pos> using three_way_impl = three_way_generic<T, Pos>;
+}  // namespace scanvec::detail
+
+#endif

@@ -1,0 +1,66 @@
+// scanvec/primitives/detail/three_way_policy.hpp - the tuning constants of the three-way split family.
+//
+// Every size the family's passes are tuned by, each with its reason; the
+// measurements behind them are in docs/design/quicksort.md. Plain constants:
+// the host backend reads short_sort_limit, the CUDA tile passes the rest.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace scanvec::detail {
+
+/// The generic form's longest short segment: one thread's insertion sort, in registers.
+constexpr std::size_t short_sort_limit = 16;
+
+/// The count and split passes (detail/three_way_tiles.hpp): a tile of threads x items keys.
+template <class T> struct three_way_tile_shape {
+    static constexpr int threads = 256;
+    /// 8 keys a thread was the fastest of 4, 6, 8, 12 and 16 on the H100; more costs occupancy (registers).
+    static constexpr int items = 8;
+    static constexpr int size = threads * items;
+    /// The count pass is held to 64 registers so that 4 blocks or more fit an SM.
+    static constexpr int count_blocks_per_sm = 4;
+};
+
+/// choose_pivots on marked tiles: a block of this many threads for each short-sort tile.
+constexpr int three_way_pivot_threads = 256;
+
+/// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
+template <class T> struct short_sort_shape {
+    static constexpr int threads = 256;
+    /// A window of 4096 (4-byte keys) or 2048 (8-byte keys): the sort's shared
+    /// memory (window x (key, rank)) stays within the static 48 KB.
+    static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : 4;
+    static constexpr int window = threads * items;
+    /// A block's tile of positions, and the longest segment the tile sort sorts:
+    /// half its window, so that such a segment headed in the tile ends in the window.
+    static constexpr int tile_keys = window / 2;
+};
+
+/// Keys the base case sorts by radix: 32-bit integers, whose order is their
+/// bits' (the sign flipped); faster than the merge sort, which sorts the others
+/// (floating point: -0 and +0, NaN) by their operator<.
+template <class T> constexpr bool short_sort_by_radix = std::is_integral_v<T> && sizeof(T) == 4;
+
+/// The base case's second tier (detail/block_sort_segments.hpp): one block
+/// radix-sorts a whole segment of threads x 16 keys or fewer.
+template <int Threads> struct block_sort_shape {
+    static constexpr int threads = Threads;
+    static constexpr int items = 16;
+    static constexpr int keys = threads * items;
+    /// Blocks looping over a queue whose count only the device knows: a few an SM (1024 of 512, 512 of 1024).
+    static constexpr std::size_t most_blocks = 524288 / threads;
+};
+/// Two sizes, so that a segment of 3000 keys is not padded to 16384 (5 times its sort).
+using block_sort_small = block_sort_shape<512>;   // 8192 keys: 33 KB of shared memory, two blocks an SM
+using block_sort_large = block_sort_shape<1024>;  // 16384 keys: 67 KB (dynamic shared memory)
+
+/// The longest segment sort_short_segments sorts on CUDA tiles: a block's
+/// whole segment for 32-bit integers, else a short-sort tile.
+template <class T>
+constexpr std::uint32_t block_sort_limit =
+    short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
+
+}  // namespace scanvec::detail
