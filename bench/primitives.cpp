@@ -10,7 +10,7 @@
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
-#include <scanvec/primitives/segmented.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <cub/device/device_reduce.cuh>

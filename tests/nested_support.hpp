@@ -2,6 +2,7 @@
 #pragma once
 
 #include "support.hpp"
+#include <scanvec/primitives/nested.hpp>
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,10 @@
 // Shared test helpers: seeded random inputs, the standard sizes, flag patterns.
 #pragma once
 
-#include <scanvec/scanvec.hpp>
+// Each test includes the headers of what it tests.
+#include <scanvec/primitives/operators.hpp>
+#include <scanvec/runtime/print.hpp>
+#include <scanvec/runtime/vector.hpp>
 
 #include <doctest/doctest.h>
 

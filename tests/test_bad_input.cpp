@@ -3,6 +3,7 @@
 // documented error (naming lengths or the index) or result, and its inputs are
 // unchanged afterwards.
 #include "support.hpp"
+#include <scanvec/scanvec.hpp>  // every program of the library
 
 namespace {
 const std::vector<int> values = {4, 8, 15, 16, 23, 42};

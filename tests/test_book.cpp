@@ -4,6 +4,7 @@
 // against sequential references, at sizes from 0 to about 10^6, on random
 // inputs with fixed seeds and on the shapes that break such programs.
 #include "support.hpp"
+#include <scanvec/scanvec.hpp>  // every program of the library
 #include "../examples/support/monotone_chain.hpp"
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 // enumerate, count, pack and split against sequential references.
 #include "support.hpp"
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/lazy_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 
 namespace dt {
 struct rec {

@@ -1,5 +1,8 @@
 // map, index, distribute, permute, back_permute against sequential references.
 #include "support.hpp"
+#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/scan.hpp>
 
 #include <numeric>
 

@@ -28,6 +28,7 @@
 //
 // Run verbosely with SCANVEC_FAULTS_VERBOSE=1 (prints each call's request count).
 #include "support.hpp"
+#include <scanvec/scanvec.hpp>  // every program of the library
 
 #if !SCANVEC_IS_CUDA
 #  include <omp.h>

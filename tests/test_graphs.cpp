@@ -5,6 +5,7 @@
 // that break such programs: no vertices, no edges, isolated vertices, a path,
 // a star, complete graphs, self-loops and repeated edges.
 #include "support.hpp"
+#include <scanvec/scanvec.hpp>  // every program of the library
 
 #include <deque>
 #include <numeric>

@@ -3,6 +3,10 @@
 // scan of ones restarts where it should, a split is a stable partition, a sort
 // is ordered and keeps the multiset (its sum and count of each class).
 #include "support.hpp"
+#include <scanvec/algorithms/radix_sort.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 
 namespace {
 const std::size_t big = (std::size_t(1) << 31) + 1000;

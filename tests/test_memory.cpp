@@ -1,6 +1,8 @@
 // The runtime's memory cache: primitives in a loop reach a steady state with
 // no new backend allocations.
 #include "support.hpp"
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 
 #include <cstring>
 

@@ -1,6 +1,8 @@
 // The model's flat forms: default and flag permutes, flag_merge, rank, extract,
 // replace, append, reverse and rotate, against sequential references.
 #include "nested_support.hpp"
+#include <scanvec/primitives/rearrange.hpp>
+#include <scanvec/primitives/split.hpp>
 
 using test::index_t;
 

@@ -2,6 +2,7 @@
 // distribute, extract, replace, enumerate, count and expand, against
 // sequential per-segment references on every descriptor shape.
 #include "nested_support.hpp"
+#include <scanvec/primitives/nested.hpp>
 
 using test::index_t;
 using test::nest;

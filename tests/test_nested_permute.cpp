@@ -1,6 +1,8 @@
 // Permutes within segments, pack, split, rank, reverse, append and flag_merge of
 // nested vectors, against sequential per-segment references on every shape.
 #include "nested_support.hpp"
+#include <scanvec/primitives/nested_permute.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 
 using test::index_t;
 using test::nest;

@@ -1,6 +1,10 @@
 // Every primitive that takes an operator, with monoids that do not commute,
 // at sizes past one tile: results must equal a sequential left fold.
 #include "support.hpp"
+#include <scanvec/primitives/lazy_scan.hpp>
+#include <scanvec/primitives/nested.hpp>
+#include <scanvec/primitives/scan.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
 
 #include <cstdint>
 

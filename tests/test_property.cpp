@@ -5,6 +5,10 @@
 //     SCANVEC_SEED=<seed> SCANVEC_ROUNDS=1 ./tests/test_property
 // SCANVEC_ROUNDS sets the number of rounds (default 300).
 #include "support.hpp"
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 
 #include <cstdlib>
 #include <functional>

@@ -3,6 +3,9 @@
 // values. Then neighbours (sv::previous, sv::next, sv::run_heads) against
 // sequential references.
 #include "support.hpp"
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/neighbours.hpp>
+#include <scanvec/primitives/random.hpp>
 
 #include <cfloat>
 #include <cmath>

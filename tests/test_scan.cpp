@@ -1,5 +1,7 @@
 // scan, inclusive_scan, reduce, scan_total and backward scans with every operator.
 #include "support.hpp"
+#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/scan.hpp>
 
 #include <functional>
 #include <numeric>

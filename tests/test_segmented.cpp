@@ -1,5 +1,6 @@
 // Segmented scans, reduce, index and distribute against per-segment references.
 #include "support.hpp"
+#include <scanvec/primitives/segmented_scan.hpp>
 
 namespace {
 

@@ -2,6 +2,11 @@
 // and the multisplit family (histogram, multisplit, radix digits) against
 // std::sort / std::stable_sort and sequential references.
 #include "support.hpp"
+#include <scanvec/algorithms/quicksort.hpp>
+#include <scanvec/algorithms/radix_sort.hpp>
+#include <scanvec/algorithms/split_radix_sort.hpp>
+#include <scanvec/primitives/multisplit.hpp>
+#include <scanvec/runtime/trace.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,9 @@
 // Primitives called from several host threads at once, each on its own vectors,
 // share the memory cache safely and give the same answers as when run alone.
 #include "support.hpp"
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 
 #include <atomic>
 #include <thread>

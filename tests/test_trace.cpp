@@ -1,5 +1,8 @@
 // sv::trace: steps (leaf primitive calls), work, and the printed tables.
 #include "support.hpp"
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/split.hpp>
+#include <scanvec/runtime/trace.hpp>
 
 #include <sstream>
 

@@ -1,5 +1,6 @@
 // sv::vector: construction, copies, moves, resize, element reads, SoA structs.
 #include "support.hpp"
+#include <scanvec/runtime/vector.hpp>
 
 #include <thrust/reduce.h>
 #include <thrust/sort.h>

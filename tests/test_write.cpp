@@ -3,6 +3,9 @@
 // there (or dst's own), structs are written whole, combining writes equal a
 // sequential fold, bad input changes nothing.
 #include "support.hpp"
+#include <scanvec/primitives/random.hpp>
+#include <scanvec/primitives/scan.hpp>
+#include <scanvec/primitives/write.hpp>
 
 #include <map>
 #include <set>

@@ -13,18 +13,19 @@
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/vector.hpp>
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/lazy_scan.hpp>
+#include <scanvec/primitives/split.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/primitives/scan.hpp>
-#include <scanvec/primitives/segmented.hpp>
-#include <scanvec/primitives/segments.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/primitives/segment_descriptor.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/nested_permute.hpp>
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/neighbours.hpp>
 

@@ -39,14 +39,14 @@
 // runs and backends); the distances are exact.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/write.hpp>
 
 #include <string>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// The result of a breadth-first search over n vertices.
 struct bfs_tree {
@@ -122,4 +122,4 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -37,7 +37,7 @@
 // outside 0..n-1 throw sv::index_error before any work.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
@@ -45,7 +45,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail::cc {
 
 template <class I> struct as_vertex {
@@ -131,4 +131,4 @@ template <class I> vector<I> connected_components(const nested<I>& adj, std::uin
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -35,11 +35,11 @@
 #pragma once
 
 #include <scanvec/algorithms/list_ranking.hpp>
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// The Euler tour of a forest of n vertices: 2n arcs, arc 2v enters vertex v, arc 2v + 1 leaves it.
 struct tour {
@@ -211,4 +211,4 @@ vector<index_t> preorder_number(const Tour& t) {
     return back_permute(s, lazy::back_permute(t.position, lazy::map(detail::enter_arc{}, lazy::index(n))));
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -34,10 +34,10 @@
 // operator<.
 #pragma once
 
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 #include <scanvec/primitives/nested.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 struct is_odd_position {
@@ -154,4 +154,4 @@ template <class A, class B> vector<value_t<A>> halving_merge(const A& a, const B
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -21,7 +21,7 @@
 
 #include <scanvec/primitives/nested.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// An integer point of the plane: an endpoint of a line or a pixel.
 struct pixel {
@@ -82,4 +82,4 @@ template <class P1, class P2> nested<pixel> draw_lines(const P1& from, const P2&
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

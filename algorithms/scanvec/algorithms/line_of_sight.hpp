@@ -19,11 +19,11 @@
 #pragma once
 
 #include <scanvec/primitives/lazy_scan.hpp>
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 
 #include <limits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// The slope from the eye (above point 0) to point i; -infinity at point 0 itself.
@@ -60,4 +60,4 @@ template <class A> vector<bool> line_of_sight(const A& altitude, double eye_heig
     }, altitude);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -21,7 +21,7 @@
 
 #include <scanvec/primitives/permute.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 struct not_a_tail {
@@ -55,4 +55,4 @@ template <class Next> vector<index_t> list_rank(const Next& next) {
     }, next);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

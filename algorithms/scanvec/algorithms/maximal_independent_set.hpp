@@ -42,7 +42,7 @@
 // only (the same on both backends).
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
@@ -50,7 +50,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail::mis {
 
 /// u != v: an edge that is not a self-loop.
@@ -167,4 +167,4 @@ vector<bool> maximal_independent_set(const nested<I>& adj, std::uint64_t seed = 
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

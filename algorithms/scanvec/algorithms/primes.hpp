@@ -22,14 +22,14 @@
 // false is a collision write (sv::write: several primes may strike one number).
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/write.hpp>
 
 #include <cmath>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail::sieve {
 
 /// floor(sqrt(n)), exactly.
@@ -79,4 +79,4 @@ template <class T> vector<T> primes(T n) {
     return detail::labelled("primes", std::size_t(limit), [&] { return detail::sieve::sieve<T>(limit); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

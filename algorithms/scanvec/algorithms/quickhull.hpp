@@ -29,13 +29,13 @@
 // collinear points may be classified differently on different backends.
 #pragma once
 
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 #include <scanvec/primitives/nested_permute.hpp>
 
 #include <limits>
 #include <vector>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// A point of the plane.
 struct point2d {
@@ -184,4 +184,4 @@ template <class Points> vector<point2d> quickhull(const Points& points) {
     }, points);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

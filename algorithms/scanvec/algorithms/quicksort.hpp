@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// The sorted vector and the number of rounds the segmented quicksort took.
 template <class T> struct quicksort_result {
@@ -175,4 +175,4 @@ template <class A> vector<value_t<A>> quicksort(const A& a, int* rounds) {
     return std::move(r.sorted);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -8,25 +8,14 @@
 //           A <- multisplit(A, digit(A, lo, k), 2^k)
 //
 // digit(A, lo, k) is bits lo..lo+k-1 of every key (sign bit flipped for signed
-// keys, as in split_radix_sort), a lazy map. Each multisplit is stable, so after
-// the pass on bits lo..lo+k-1 the keys are sorted on their low lo+k bits.
+// keys, as in split_radix_sort), a lazy view (sv::lazy::radix_digit). Each
+// multisplit is stable, so after the pass on bits lo..lo+k-1 the keys are
+// sorted on their low lo+k bits.
 //
-// Cost model (n keys of b bits, k = 8 by default, so b/8 passes):
-//   multisplit is the model's
-//       Counts <- histogram(D); Starts <- +-scan(Counts); Rank <- multi-enumerate(D)
-//       permute(A, Starts[D] + Rank)
-//   run as a tile-wise counting sort (primitives/multisplit.hpp). On CUDA a pass
-//   is one onesweep pass of CUB's radix sort on bits lo..lo+k-1 of the keys
-//   themselves: the digits are never stored, the keys are read twice (histogram,
-//   then rank and scatter) and written once. 32-bit keys: 4 passes x 12 bytes =
-//   48 bytes per key, against cub::DeviceRadixSort's 36 (one histogram read for
-//   all passes, then 4 x (read + write)), plus 4 extra launches of the histogram
-//   and its scan per pass (a few microseconds each). Expected: about 1.3x CUB at
-//   2^28 where bandwidth rules, up to about 1.5x at 2^24 where the extra
-//   launches show. 64-bit keys: 8 passes x 24 bytes. On the host a pass is a
-//   count per tile, a scan of the 2^k x tiles table and a scatter per tile.
-//   A split radix sort moves 12 bytes per key per bit (384 for 32-bit keys):
-//   8-bit digits move 8x less.
+// Model: ceil(b/k) multisplits for b-bit keys (4 for 32-bit keys and k = 8),
+// O(n b/k) work; never waits for the device (with checks on, a multisplit of
+// radix digits has nothing to check). How a pass runs, bytes per key and
+// measurements: docs/design/multisplit.md.
 //
 //   sv::radix_sort(a, k = 8)                     integer keys, 8 to 64 bits, signed or unsigned
 //   sv::radix_sort(records, &rec::key, k = 8)    described structs, stably by one integer field
@@ -39,7 +28,7 @@
 #include <algorithm>
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 inline void expect_digit_bits(int k) {
@@ -87,4 +76,4 @@ template <class T, class K> vector<T> radix_sort(const vector<T>& a, K T::*key, 
                                   [&](auto field) { return radix_sort_by<decltype(field)::value>(a, k); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -17,9 +17,9 @@
 // Elements need only operator<; the work is that of the sort plus O(n).
 #pragma once
 
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 struct left_neighbour {
@@ -51,4 +51,4 @@ template <class A> vector<value_t<A>> remove_duplicates(const A& a) {
     }, a);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

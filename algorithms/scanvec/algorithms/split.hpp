@@ -1,4 +1,4 @@
-// scanvec/algorithms/split.hpp - Blelloch's split: a stable partition by flags.
+// scanvec/algorithms/split.hpp - Blelloch's split, written as the book writes it.
 //
 //   procedure split(A, Flags)
 //       I-down <- enumerate(not(Flags))
@@ -6,51 +6,55 @@
 //       Index  <- if Flags then I-up else I-down
 //       permute(A, Index)
 //
+//   sv::split_by_enumerate(a, flags)   that program, one primitive call per line
+//
 // Elements with false flags come first, then those with true flags, each group
-// in its original order. I-up needs no second scan: the trues before i number
-// i - I-down[i], so n - back-enumerate(Flags)[i] - 1 = F + i - I-down[i], with
-// F the number of falses. I-down is a lazy scan and never stored: the permute
-// consumes it in its own pass. F stays on the device (reduce_to_device), so
-// the host never waits between the two passes and a split radix sort makes no
-// host round trip at all. On CUDA the permute recognises this index
-// (split_form) and moves it tile by tile: inside a tile of consecutive
-// elements the falses and the trues land as two contiguous runs, so each tile
-// ranks its elements in shared memory and writes both runs with coalesced
-// stores (detail/split_tiles.hpp). The host backend hands each prefix of the
-// scan straight to its element's store.
+// in its original order: the same result as the primitive sv::split
+// (primitives/split.hpp), which runs the same index in fewer passes.
 #pragma once
 
-#include <scanvec/primitives/lazy_scan.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/split.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
-struct split_index {
-    const index_t* falses;  // on the device
-    template <class F> SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t i) const {
-        return flag ? read_only(falses) + (i - down) : down;
+struct flag_is_clear {
+    template <class F> SCANVEC_HD bool operator()(const F& f) const { return !f; }
+};
+
+/// n - c - 1: a count of elements after i turned into a position from the top.
+struct from_the_top {
+    index_t n;
+    SCANVEC_HD index_t operator()(index_t c) const { return n - c - 1; }
+};
+
+struct if_flag_then_else {
+    template <class F> SCANVEC_HD index_t operator()(const F& flag, index_t up, index_t down) const {
+        return flag ? up : down;
     }
 };
 
-template <> struct split_form<split_index> : std::true_type {};
-
 }  // namespace detail
 
-/// Stable split: elements whose flag is false first, then those whose flag is true.
-template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags& flags) {
+/// Stable split by Blelloch's program: enumerate, back-enumerate, permute.
+/// Model: O(n) work, 3 steps (two scans and a permute); does not wait for the
+/// device. sv::split gives the same result in 2 steps.
+template <class A, class Flags> vector<value_t<A>> split_by_enumerate(const A& a, const Flags& flags) {
     detail::expect_flags<Flags>();
-    return detail::labelled("split", a.size(), [&] {
-        detail::expect_same_length("split", a.size(), flags.size());
-        auto not_flags = lazy::map(detail::flag_not_to_count{}, flags);
-        // F <- the number of falses
-        const auto falses = reduce_to_device(not_flags);
+    return detail::labelled("split_by_enumerate", a.size(), [&] {
+        detail::expect_same_length("split_by_enumerate", a.size(), flags.size());
+        const index_t n = index_t(a.size());
         // I-down <- enumerate(not(Flags))
-        auto down = lazy::scan(not_flags);
-        // Index <- if Flags then I-up else I-down,  I-up = F + i - I-down
-        auto index = lazy::map(detail::split_index{falses.ptr()}, flags, down, lazy::index(a.size()));
-        // permute(A, Index): a permutation by construction
+        vector<index_t> down = enumerate(lazy::map(detail::flag_is_clear{}, flags));
+        // I-up <- n - back-enumerate(Flags) - 1, back-enumerate(Flags) = the true flags after i
+        vector<index_t> after = backward_scan(lazy::map(detail::flag_to_count{}, flags));
+        auto up = lazy::map(detail::from_the_top{n}, after);
+        // Index <- if Flags then I-up else I-down
+        auto index = lazy::map(detail::if_flag_then_else{}, flags, up, down);
+        // permute(A, Index): a permutation by construction, so unchecked
         return permute(a, index, unchecked);
     }, a, flags);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -6,29 +6,27 @@
 //
 // A<i> is bit i of every key. Each split is stable, so after pass i the keys
 // are sorted on their low i+1 bits; after the last pass they are sorted.
-//
 // Signed keys are sorted by the same loop: A<i> is read from the key with its
 // sign bit flipped (sv::lazy::radix_digit(A, i, 1)), which puts negative keys
 // before positive ones. Below the top bit that is the bit itself.
 //
-// Cost: A<i> is a lazy map, computed inside the split's own passes and never
-// stored, so a pass is one split and nothing else: a reduce that counts the
-// zero bits (one read of the keys, one host read of the count) and the lazy
-// scan fused into the permute (one read, one write). 32-bit keys take 32
-// splits: 3 x 4 bytes x 32 = 384 bytes moved per key, and 32 host reads.
+// Model: b splits for b-bit keys, 2b steps, O(b n) work. A<i> is a lazy map
+// computed inside each split's passes, and each split keeps its count of
+// falses on the device: the loop never waits for the device. Bytes moved and
+// measurements: docs/design/split.md.
 //
 //   sv::split_radix_sort(a)                       integer keys, 8 to 64 bits, signed or unsigned
 //   sv::split_radix_sort(records, &rec::key)      described structs, stably by one integer field
 //   sv::split_radix_sort_by<&rec::key>(records)   the same with the field named at compile time
 #pragma once
 
-#include <scanvec/algorithms/split.hpp>
+#include <scanvec/primitives/split.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 
 #include <string>
 #include <utility>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// A member pointer as a type: field_tag<&rec::key>.
@@ -92,4 +90,4 @@ template <class T, class K> vector<T> split_radix_sort(const vector<T>& a, K T::
                               [&](auto field) { return split_radix_sort_by<decltype(field)::value>(a); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

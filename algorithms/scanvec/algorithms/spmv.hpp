@@ -17,7 +17,7 @@
 
 #include <scanvec/primitives/nested.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// v * x, in the type of the matrix values.
@@ -58,4 +58,4 @@ template <class T, class C, class X> vector<T> spmv(const nested<T>& values, con
     return spmv(values.values(), columns.values(), values.segments(), x);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

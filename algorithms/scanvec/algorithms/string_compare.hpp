@@ -24,7 +24,7 @@
 
 #include <scanvec/primitives/nested.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 struct shorter {
@@ -71,4 +71,4 @@ template <class T> vector<int> compare_strings(const nested<T>& x, const nested<
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

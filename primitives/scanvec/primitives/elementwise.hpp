@@ -15,7 +15,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// Calls f with the fields of a zipped tuple: f(get<0>(t), get<1>(t), ...).
@@ -98,4 +98,4 @@ template <class T> vector<T> distribute(const T& v, std::size_t n) {
     return detail::labelled("distribute", n, [&] { return vector<T>(n, v); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -6,16 +6,14 @@
 //   sv::permute(a, idx, sv::unchecked), idx a lazy scan:
 //                                 ONE pass: the scan's output is the scatter
 //
-// Blelloch's split, pack and radix sort compute an index with a scan and use it
-// only to permute. Materialising that index costs a write and a read of n
-// indices; here the look-back scan hands each element's prefix straight to the
-// scatter, so split moves the keys once (plus one read to count the falses).
-// A lazy scan is sequential, not random access: primitives other than permute
-// (and materialize) take it only after to_vector().
+// An index computed with a scan and used only to permute (Blelloch's split,
+// pack, radix sort) need not be stored: the look-back scan hands each
+// element's prefix straight to the scatter, saving a write and a read of n
+// indices. A lazy scan is sequential, not random access: primitives other than
+// permute (and materialize) take it only after to_vector().
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
-#include <scanvec/primitives/detail/split_tiles.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 
 #include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -23,7 +21,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// Value at i of a plain lazy scan: the prefix itself.
@@ -41,7 +39,7 @@ template <class Post, class Sink, class Wide> struct post_then {
 
 /// A scan of 0/1 counts made from flags (enumerate, split) sums to at most n,
 /// so below 2^31 elements it runs in 32 bits: half the carry through CUB's
-/// look-back and CUB's tuned policy for int, ~20% faster on an H100.
+/// look-back and CUB's tuned policy for int (measured: docs/design/split.md).
 template <class It> struct counts_flags : std::false_type {};
 template <class F, class X, class R, class V>
 struct counts_flags<thrust::transform_iterator<F, X, R, V>>
@@ -129,18 +127,6 @@ template <class F, class Post, class Others, std::size_t ScanPos, std::size_t N>
     }
 };
 
-/// Marks an index functor f(flag, down, i) of split's form: applied to
-/// flags, down = enumerate(not(flags)) and i, it sends the false elements to
-/// down and the true ones to *f.falses + i - down (*f.falses, on the device,
-/// the number of falses). permute moves such an index tile by tile on CUDA.
-template <class F> struct split_form : std::false_type {};
-
-/// The post-processing of a lazy map of a split-form functor over (flags, lazy scan, index).
-template <class Post> struct split_post : std::false_type {};
-template <class F, class Post, class Others>
-struct split_post<map_over_scan<F, Post, Others, 1, 3>>
-    : std::bool_constant<split_form<F>::value && std::is_same_v<Post, prefix_only>> {};
-
 template <class X> auto reader_or_placeholder(const X& x) {
     if constexpr (is_scan_view_v<X>) return thrust::counting_iterator<index_t>(0);
     else return reader(x);
@@ -200,24 +186,16 @@ vector<typename scan_view<In, Op, T, Post>::value_type> scan_view<In, Op, T, Pos
 
 /// r[idx[i]] = a[i] with idx a lazy scan: the scan and the scatter in one pass.
 /// The caller guarantees idx is a permutation (hence sv::unchecked).
+/// Model: O(n) work, 1 step. Does not wait for the device.
 template <class A, class In, class Op, class T, class Post>
 vector<value_t<A>> permute(const A& a, const scan_view<In, Op, T, Post>& idx, unchecked_t) {
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
-#if defined(SCANVEC_BACKEND_CUDA)
-        if constexpr (detail::split_post<Post>::value) {  // split's index: two runs per tile
-            if (a.size() <= std::size_t(std::numeric_limits<std::int32_t>::max())) {
-                detail::split_by_tiles<value_t<A>>(detail::reader(a), thrust::get<0>(idx.post().others), a.size(),
-                                                   idx.post().f.falses, detail::writer(r), detail::stream_of(a));
-                return r;
-            }
-        }
-#endif
         using Sink = detail::scatter_to<decltype(detail::reader(a)), decltype(detail::writer(r))>;
         idx.run(Sink{detail::reader(a), detail::writer(r)}, detail::stream_of(a));
         return r;
     }, a);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

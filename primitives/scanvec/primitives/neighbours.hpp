@@ -20,7 +20,7 @@
 
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// r(i) = a[i + Offset], or fill where that is outside 0..n-1.
@@ -108,4 +108,4 @@ template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> vector<bool> run
     return detail::labelled("run_heads", a.size(), [&] { return detail::evaluate_from(a, lazy::run_heads(a)); }, a);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

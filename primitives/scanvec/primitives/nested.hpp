@@ -39,12 +39,12 @@
 // their segment (sv::index_error).
 #pragma once
 
-#include <scanvec/primitives/segments.hpp>
+#include <scanvec/primitives/segment_descriptor.hpp>
 
 #include <string>
 #include <vector>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// A vector of vectors: values and the segment descriptor.
 template <class T> class nested {
@@ -291,4 +291,4 @@ template <class A, class Counts> nested<value_t<A>> expand(const A& a, const Cou
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -21,12 +21,13 @@
 // segment and positions written twice throw sv::index_error naming the segment.
 #pragma once
 
-#include <scanvec/primitives/model_permutes.hpp>
+#include <scanvec/primitives/detail/split_destination.hpp>
+#include <scanvec/primitives/rearrange.hpp>
 #include <scanvec/primitives/nested.hpp>
 
 #include <limits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 template <class Idx>
@@ -197,7 +198,8 @@ template <class T, class Flags> nested<T> pack(const nested<T>& x, const Flags& 
 }
 
 /// Every segment split stably on its own flags: its falses first, then its trues.
-/// Two passes: the false flags before every position, then one scatter.
+/// Two passes: the false flags before every position, then one scatter (placed
+/// as sv::split places, detail/split_destination.hpp).
 template <class T, class Flags> nested<T> split(const nested<T>& x, const Flags& flags) {
     const auto& f = detail::values_of(flags);
     detail::expect_flags<std::decay_t<decltype(f)>>();
@@ -207,7 +209,7 @@ template <class T, class Flags> nested<T> split(const nested<T>& x, const Flags&
         auto down = detail::count_false_before(f);
         vector<T> r(x.total(), no_init);
         using In = decltype(detail::reader(x.values()));
-        s.for_each_element(detail::split_in_segment<T, decltype(detail::reader(f)), In, decltype(detail::writer(r))>{
+        s.for_each_element(detail::split_in_offset_segment<T, decltype(detail::reader(f)), In, decltype(detail::writer(r))>{
             detail::reader(f), down.data(), s.offsets().data(), detail::reader(x.values()), detail::writer(r)});
         return nested<T>(std::move(r), s);
     });
@@ -318,4 +320,4 @@ template <class Flags, class T> nested<T> flag_merge(const Flags& flags, const n
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

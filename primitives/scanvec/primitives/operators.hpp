@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 template <class T> struct plus {
     static constexpr bool commutative = true;
@@ -126,4 +126,4 @@ struct keep_left {
 };
 
 }  // namespace detail
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

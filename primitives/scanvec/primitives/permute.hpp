@@ -12,7 +12,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
-#include <scanvec/primitives/detail/engine.hpp>
+#include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
 #include <thrust/find.h>
@@ -28,7 +28,7 @@
 #include <random>
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// An index value read as a signed position, and whether it lies in [0, bound).
@@ -368,4 +368,4 @@ template <class A, class Idx> auto back_permute(const A& a, const Idx& idx) {
 }
 }  // namespace lazy
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

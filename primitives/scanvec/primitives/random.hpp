@@ -51,7 +51,7 @@
 #include <string>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 inline constexpr std::uint64_t random_gamma = 0x9E3779B97F4A7C15ull;
@@ -215,4 +215,4 @@ template <class T> vector<T> random(std::size_t n, std::uint64_t seed, T lo, T h
     return detail::labelled("random", n, [&] { return materialize(lazy::random<T>(n, seed, lo, hi)); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -12,13 +12,13 @@
 // op defaults to sv::plus of the element type; operators need not commute.
 #pragma once
 
-#include <scanvec/primitives/detail/engine.hpp>
+#include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
 #include <thrust/iterator/reverse_iterator.h>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 template <class It> auto reversed(It first, std::size_t n) { return thrust::make_reverse_iterator(first + n); }
@@ -118,4 +118,4 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
     }, a);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// Keys held in segments, each segment with a pivot: the state of a program
 /// that splits every segment around a pivot, round after round (quicksort).
@@ -137,4 +137,4 @@ template <class T, class Pos> pivoted_segments<T, Pos> split_three_ways(pivoted_
     return detail::labelled("split_three_ways", segs.size(), [&] { return detail::three_way_impl<T, Pos>::split(segs); });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -42,7 +42,7 @@
 #include <limits>
 #include <type_traits>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// k when idx[k] is outside [0, bound), else ~0: reduced with min, the first bad position.
@@ -248,4 +248,4 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
     }, idx, vals);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -19,7 +19,7 @@
 #  include <cuda_runtime.h>
 #endif
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 #if defined(SCANVEC_BACKEND_CUDA)
 using stream_t = cudaStream_t;
@@ -254,4 +254,4 @@ private:
 inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) { fill_bytes(dst, 0, bytes, s, op); }
 
 }  // namespace backend
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class T> class buffer {
     static_assert(std::is_trivially_copyable_v<T>, "scanvec buffers hold trivially copyable elements");
@@ -70,4 +70,4 @@ private:
     place where_;
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

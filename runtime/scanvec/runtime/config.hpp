@@ -1,8 +1,10 @@
 // scanvec/runtime/config.hpp - the one place the backend is chosen.
 //
 // The build system sets SCANVEC_BACKEND_CUDA (nvcc, Thrust's CUDA system) or
-// leaves it unset (g++, Thrust's OpenMP system). Everything else in scanvec is
-// written once against Thrust's device system and these macros.
+// leaves it unset (g++, Thrust's OpenMP system). Code that differs by backend
+// is chosen in one place per primitive family, in its detail/ headers: the
+// generic path is written once against Thrust's device system, the CUDA paths
+// (CUB, tile kernels) sit beside it (docs/design/README.md).
 #pragma once
 
 #include <cstddef>
@@ -24,7 +26,22 @@
 #  define SCANVEC_CHECKS 1
 #endif
 
-namespace scanvec {
+// Everything scanvec declares lives in an inline namespace named after the
+// settings that change inline function bodies (today SCANVEC_CHECKS). Two
+// translation units built with different settings then instantiate different
+// functions instead of two bodies of one (which would break the
+// one-definition rule: the linker would keep either). Users still write
+// scanvec::vector; objects do not cross between such translation units (a
+// link error says so, never a silent mix).
+#if SCANVEC_CHECKS
+#  define SCANVEC_ABI checks_on
+#else
+#  define SCANVEC_ABI checks_off
+#endif
+#define SCANVEC_NAMESPACE_BEGIN namespace scanvec { inline namespace SCANVEC_ABI {
+#define SCANVEC_NAMESPACE_END } }
+
+SCANVEC_NAMESPACE_BEGIN
 
 /// Sizes, indices and counts are 64-bit end to end.
 using index_t = std::int64_t;
@@ -38,4 +55,4 @@ inline constexpr const char* backend_name() noexcept {
 #endif
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -13,7 +13,7 @@
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/memory.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// *p in a kernel that does not write it, by the read-only load path: the
 /// compiler may load it early and keep it, whatever the kernel's stores alias.
@@ -60,4 +60,4 @@ private:
     stream_t stream_;
 };
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// Base of every scanvec exception.
 struct error : std::runtime_error {
@@ -48,4 +48,4 @@ inline void expect_same_length(const char* op, std::size_t a, std::size_t b) {
 }
 
 }  // namespace detail
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

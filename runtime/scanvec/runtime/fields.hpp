@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <auto Member> struct member_traits;
 template <class S, class F, F S::*Member> struct member_traits<Member> {
@@ -52,14 +52,14 @@ struct described<T, std::enable_if_t<!std::is_void_v<decltype(scanvec_fields_of(
     using list = decltype(scanvec_fields_of(static_cast<T*>(nullptr)));
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 /// True for structs described with SCANVEC_FIELDS.
 template <class T> inline constexpr bool is_described_v = detail::described<T>::value;
 /// The field_list of a described struct.
 template <class T> using fields_of = typename detail::described<T>::list;
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END
 
 // Preprocessor for-each over up to 16 fields, prefixing each with &T::.
 #define SCANVEC_PP_CAT(a, b) SCANVEC_PP_CAT_(a, b)

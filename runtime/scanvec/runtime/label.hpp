@@ -14,7 +14,7 @@
 #include <new>
 #include <string>
 
-namespace scanvec::runtime {
+SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
 /// One finished primitive call.
 struct call_record {
@@ -43,9 +43,9 @@ inline observer_state& observation() {
     return s;
 }
 
-}  // namespace scanvec::runtime
+}  SCANVEC_NAMESPACE_END  // runtime
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class X> void add_row(table& t, const char* name, const X& x) {
     if constexpr (is_sequence_v<X>) {
@@ -108,4 +108,4 @@ auto labelled_scalar(const char* name, std::size_t in, F&& body, const Inputs&..
     return labelled(name, in, body, inputs...);
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -27,7 +27,7 @@
 #include <mutex>
 #include <string>
 
-namespace scanvec::runtime {
+SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
 struct memory_stats {
     std::size_t backend_allocations = 0;  ///< calls that reached cudaMalloc / malloc
@@ -207,4 +207,4 @@ private:
     void* ptr_ = nullptr;
 };
 
-}  // namespace scanvec::runtime
+}  SCANVEC_NAMESPACE_END  // runtime

@@ -17,7 +17,7 @@
 #  endif
 #endif
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 inline runtime::cached_allocator& thrust_allocator() {
     static runtime::cached_allocator alloc;
@@ -33,4 +33,4 @@ inline auto policy(stream_t s = nullptr) {
 #endif
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 class table {
 public:
@@ -73,4 +73,4 @@ private:
     std::vector<row_t> rows_;
 };
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -10,7 +10,7 @@
 
 #include <iterator>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// A lazy sequence: n values read through iterator `first`; never owns memory.
 template <class Iterator> class view {
@@ -94,4 +94,4 @@ template <class Iterator> vector<typename view<Iterator>::value_type> view<Itera
     return materialize(*this);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

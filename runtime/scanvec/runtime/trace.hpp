@@ -22,7 +22,7 @@
 #include <ostream>
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 class trace : public runtime::observer {
 public:
@@ -87,4 +87,4 @@ private:
     std::map<std::string, std::size_t> by_name_;
 };
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -24,7 +24,7 @@
 #include <tuple>
 #include <vector>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 template <class T, bool Soa = is_described_v<T>> class vector;
 
@@ -247,4 +247,4 @@ private:
     storage fields_;
 };
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 SCANVEC_HD inline unsigned atomic_fetch_or(unsigned* p, unsigned v) {
 #if defined(__CUDA_ARCH__)
@@ -146,4 +146,4 @@ template <class T, class Op> SCANVEC_HD void atomic_combine(T* p, T v, Op op) {
 #endif
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -24,7 +24,7 @@
 
 #include <cstdint>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// The block radix sort of a block_sort_shape (three_way_policy.hpp).
 template <class Shape> using block_sort_of = cub::BlockRadixSort<std::uint32_t, Shape::threads, Shape::items>;
@@ -105,6 +105,6 @@ template <class T> void block_sort_queued(const three_way_round<T>& round) {
     }
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

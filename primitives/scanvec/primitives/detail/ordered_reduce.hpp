@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// Tuning of the ordered reduction, in one place.
 template <class T> struct ordered_reduce_policy {
@@ -88,6 +88,6 @@ template <class In, class Op, class T> void ordered_reduce(In in, std::size_t n,
     backend::check_launch(name);
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

@@ -1,13 +1,13 @@
 // scanvec/primitives/detail/segment_functors.hpp - the per-element work of the segmented set.
 //
 // Small functors run inside one scan or transform pass: descriptor checks and
-// conversions (segments.hpp), the segment-total scan of the segmented reduce
+// conversions (segment_descriptor.hpp), the segment-total scan of the segmented reduce
 // and the element moves of the segmented primitives (nested.hpp,
 // nested_permute.hpp). Each is a plain struct with a SCANVEC_HD operator(), so
 // it compiles for the device under nvcc.
 #pragma once
 
-#include <scanvec/primitives/detail/engine.hpp>
+#include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <limits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 // ---- descriptors -------------------------------------------------------------
 
@@ -142,7 +142,7 @@ template <class IdxIt> struct outside_segment {
     }
 };
 
-// ---- segmented permutes, split, reverse, append, flag_merge ------------------------------
+// ---- segmented permutes, reverse, append, flag_merge ------------------------------
 
 /// out[i + shift[k]] = in[i]: element i of segment k moved by its segment's shift.
 template <class T, class In, class Out> struct shift_scatter {
@@ -150,21 +150,6 @@ template <class T, class In, class Out> struct shift_scatter {
     Out out;
     const index_t* shift;
     SCANVEC_HD void operator()(index_t i, index_t k) const { out[i + shift[k]] = T(in[i]); }
-};
-
-/// Stable split within segment k = [s, e), from the false flags before each position (down):
-///   false: s + (down[i] - down[s])      true: down[e] + (i - down[i])
-template <class T, class FIt, class In, class Out> struct split_in_segment {
-    FIt f;
-    const index_t* down;
-    const index_t* off;
-    In in;
-    Out out;
-    SCANVEC_HD void operator()(index_t i, index_t k) const {
-        const index_t s = off[k], e = off[k + 1];
-        const index_t t = f[i] ? down[e] + (i - down[i]) : s + (down[i] - down[s]);
-        out[t] = T(in[i]);
-    }
 };
 
 /// out[i] = in[s + e - 1 - i] within segment k = [s, e).
@@ -205,4 +190,4 @@ struct merge_mismatch {
     SCANVEC_HD bool operator()(index_t k) const { return down[off_r[k]] != off_a[k]; }
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -41,7 +41,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class T> struct ranked_key {
     T key;
@@ -163,6 +163,6 @@ template <class T> void short_sort_by_tiles(const three_way_round<T>& round) {
     }
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

@@ -1,20 +1,17 @@
-// scanvec/primitives/detail/split_tiles.hpp - split's permute, tile by tile (CUDA).
+// scanvec/primitives/detail/split_tiles.hpp - the flat split's scatter, tile by tile (CUDA).
 //
-// Split's index sends the falses to I-down = enumerate(not(Flags)) and the
-// trues to F + i - I-down. Inside a tile of consecutive elements both are
-// contiguous runs: the tile's falses land at I-down of its first element on,
-// its trues at F + (trues before the tile) on. Scattered element by element
-// (the look-back scan handing each prefix to its store) each warp's stores
-// split between the two runs; here each tile ranks its elements in shared
-// memory, falses first, and writes both runs with coalesced stores, as CUB's
-// partition does. One pass: read the keys and flags, write the keys; the
-// tile's count of falses before it comes from decoupled look-back over the
-// tiles (CUB's ScanTileState and TilePrefixCallbackOp, the building blocks of
-// its own single-pass scans). Up to 2^31 - 1 elements (32-bit counts).
+// split_by_tiles(a, flags, n, falses, out, s) writes the stable split of a[0..n)
+// into out in one pass (read the elements and flags, write the elements), n
+// below 2^31, *falses (on the device) the number of false flags. Each tile
+// ranks its elements in shared memory, falses first, and writes its two runs
+// with coalesced stores; its count of falses before it comes from decoupled
+// look-back over the tiles (CUB's ScanTileState and TilePrefixCallbackOp).
+// Why and how fast: docs/design/split.md. Shape: detail/split_policy.hpp.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
+#include <scanvec/primitives/detail/split_policy.hpp>
 #include <scanvec/primitives/detail/tile_state.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/device_value.hpp>
@@ -30,16 +27,9 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 using split_tile_state = cub::ScanTileState<std::int32_t>;
-
-/// Tile shape for elements of type T: 256 threads, ~64 bytes of elements each.
-template <class T> struct split_tile_shape {
-    static constexpr int threads = 256;
-    static constexpr int items = sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)) > 16 ? 16 : int(64 / sizeof(T));
-    static constexpr int size = threads * items;
-};
 
 /// Where the tile kernel gets each element's flag: read from their own sequence...
 template <class FlagIt> struct flags_read {
@@ -152,6 +142,6 @@ void split_by_tiles(In a, FlagIt flags, std::size_t n, const index_t* falses, Ou
     backend::check_launch("split (permute by tiles)");
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

@@ -17,19 +17,19 @@
 
 #include <scanvec/primitives/detail/three_way_tiles.hpp>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 /// Whether the CUDA tile passes serve keys of type T with positions of type Pos.
 template <class T, class Pos>
 constexpr bool three_way_by_tiles = std::is_arithmetic_v<T> && std::is_same_v<Pos, std::uint32_t>;
 
 template <class T, class Pos>
 using three_way_impl = std::conditional_t<three_way_by_tiles<T, Pos>, three_way_tiles<T>, three_way_generic<T, Pos>>;
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #else
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 template <class T, class Pos> using three_way_impl = three_way_generic<T, Pos>;
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

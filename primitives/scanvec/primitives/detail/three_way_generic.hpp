@@ -9,7 +9,7 @@
 // docs/design/quicksort.md says how the family runs.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/detail/three_way_place.hpp>
 #include <scanvec/primitives/detail/three_way_policy.hpp>
 #include <scanvec/primitives/elementwise.hpp>
@@ -23,7 +23,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 template <class T, class Pos> struct pivoted_segments;
 
@@ -330,4 +330,4 @@ template <class T, class Pos> struct three_way_generic {
 };
 
 }  // namespace detail
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

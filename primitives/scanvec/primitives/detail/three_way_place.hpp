@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// An element's place after the split, its new segment's start, and that
 /// segment's length (the tile split writes it only where the segment's first
@@ -38,4 +38,4 @@ template <class T> struct three_way_round {
     stream_t stream;
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -5,11 +5,13 @@
 // the host backend reads short_sort_limit, the CUDA tile passes the rest.
 #pragma once
 
+#include <scanvec/runtime/config.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// The generic form's longest short segment: one thread's insertion sort, in registers.
 constexpr std::size_t short_sort_limit = 16;
@@ -63,4 +65,4 @@ template <class T>
 constexpr std::uint32_t block_sort_limit =
     short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

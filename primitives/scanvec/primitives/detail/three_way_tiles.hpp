@@ -51,7 +51,7 @@
 #include <utility>
 #include <vector>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// The packed word's layout: the head flag in the top bit, less above equal.
 /// The split's scan crosses tiles (64-bit words, counts below 2^31); the
@@ -491,6 +491,6 @@ template <class T> struct three_way_tiles {
     }
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <string>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class State> __global__ void tile_state_init(State tiles, int num_tiles) { tiles.InitializeStatus(num_tiles); }
 
@@ -36,6 +36,6 @@ template <class State> struct tile_state {
     }
 };
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail
 
 #endif

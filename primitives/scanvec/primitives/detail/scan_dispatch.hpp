@@ -1,4 +1,4 @@
-// scanvec/primitives/detail/engine.hpp - the passes every scan-like primitive is built on.
+// scanvec/primitives/detail/scan_dispatch.hpp - the passes every scan-like primitive is built on.
 //
 // Over (iterator, length): inclusive and exclusive scan, the same restarting
 // at segment boundaries (a scan by key), and reduce. On CUDA they call CUB's
@@ -34,7 +34,7 @@
 #include <limits>
 #include <type_traits>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 #if defined(SCANVEC_BACKEND_CUDA)
 /// Runs a CUB device algorithm given the size of its temporary storage.
@@ -172,4 +172,4 @@ template <class In, class Op, class T> T reduce_n(In in, std::size_t n, Op op, T
     return result.get();
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

@@ -1,4 +1,4 @@
-// scanvec/primitives/detail/placement.hpp - where the model's permutes put elements.
+// scanvec/primitives/detail/permute_placement.hpp - where the model's permutes put elements.
 //
 // A placement says, for element i of the input (in segment k), whether it
 // moves and where: to base + idx[i], where idx[i] must lie in 0..bound-1. For a
@@ -13,12 +13,12 @@
 //   placement_gather       out[i] = in[base + idx[i]]
 //
 // The passes are functors f(i, k): flat callers run them with for_each_flat
-// (k = 0), segmented callers with for_each_in_segments (segments.hpp).
+// (k = 0), segmented callers with for_each_in_segments (segment_descriptor.hpp).
 #pragma once
 
 #include <scanvec/primitives/permute.hpp>
 
-namespace scanvec::detail {
+SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// Flags of a placement that moves every element.
 struct every_element {
@@ -119,4 +119,4 @@ placement_fault find_placement_fault(Place p, std::size_t n_out, bool unique, st
     return f;
 }
 
-}  // namespace scanvec::detail
+}  SCANVEC_NAMESPACE_END  // detail

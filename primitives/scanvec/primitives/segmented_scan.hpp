@@ -1,4 +1,4 @@
-// scanvec/primitives/segmented.hpp - segmented scans driven by head flags.
+// scanvec/primitives/segmented_scan.hpp - segmented scans driven by head flags.
 //
 // A segmented vector is a flat vector plus head flags: flags[i] true starts a
 // segment (position 0 always does). Each scan restarts at every head:
@@ -21,9 +21,10 @@
 // positions and "same key" reading the head flags: no key array exists.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/detail/split_destination.hpp>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// Whether neighbouring scan positions a, b (|a - b| = 1) lie in one segment:
@@ -77,15 +78,6 @@ template <class Flags> auto heads_of(const Flags& flags) {
 
 struct keep_right {
     template <class T> SCANVEC_HD T operator()(const T&, const T& b) const { return b; }
-};
-
-/// Destination of element i in a segmented split (see segmented_split).
-struct segmented_split_index {
-    template <class F>
-    SCANVEC_HD index_t operator()(const F& flag, index_t down, index_t pos, index_t falses, index_t i) const {
-        const index_t start = i - pos;
-        return start + (flag ? falses + (pos - down) : down);
-    }
 };
 
 /// Last position of each segment: i == n-1 or flags[i+1].
@@ -157,6 +149,8 @@ template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, 
 }
 
 /// Stable split of every segment on its own flags f (falses first within the segment).
+/// Model: O(n) work, 4 steps (three segmented scans and a permute); does not wait
+/// for the device. Placement shared with sv::split (detail/split_destination.hpp):
 ///
 ///   I-down <- segmented-enumerate(not F)          falses before i in its segment
 ///   P      <- segmented-index                     position of i in its segment
@@ -173,7 +167,7 @@ template <class A, class F, class Flags> vector<value_t<A>> segmented_split(cons
         auto upto = lazy::map(SCANVEC_FN(index_t d, bool t) { return d + (t ? 0 : 1); }, down,
                               lazy::map(detail::is_set{}, f));
         auto falses = segmented_backward_inclusive_scan(upto, flags, detail::keep_right{});
-        auto index = lazy::map(detail::segmented_split_index{}, f, down, pos, falses, lazy::index(a.size()));
+        auto index = lazy::map(detail::split_in_headed_segment{}, f, down, pos, falses, lazy::index(a.size()));
         return permute(a, index, unchecked);
     }, a, f, flags);
 }
@@ -224,4 +218,4 @@ template <class Lengths> vector<bool> lengths_to_flags(const Lengths& lengths) {
     return offsets_to_flags(offsets.values, std::size_t(offsets.total));
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

@@ -1,4 +1,4 @@
-// scanvec/primitives/derived.hpp - enumerate and pack, written on scan and permute.
+// scanvec/primitives/enumerate_pack.hpp - enumerate and pack, written on scan and permute.
 //
 //   sv::enumerate(flags)   r[i] = number of true flags before i
 //   sv::count(flags)       number of true flags
@@ -12,7 +12,7 @@
 
 #include <thrust/scatter.h>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 struct flag_to_count {
@@ -65,4 +65,4 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
     }, a, flags);
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

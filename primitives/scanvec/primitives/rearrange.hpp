@@ -1,4 +1,4 @@
-// scanvec/primitives/model_permutes.hpp - the model's other flat permutes and element operations.
+// scanvec/primitives/rearrange.hpp - the model's other flat permutes and element operations.
 //
 //   sv::default_permute(a, idx, d, n)   r has n elements, d where nothing is written; r[idx[i]] = a[i]
 //   sv::flag_permute(a, idx, f, n)      r has n value-initialised elements; r[idx[i]] = a[i] where f[i]
@@ -16,14 +16,14 @@
 // as for sv::permute: sv::index_error names the first bad position.
 #pragma once
 
-#include <scanvec/primitives/derived.hpp>
-#include <scanvec/primitives/detail/placement.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/detail/permute_placement.hpp>
 
 #include <thrust/sort.h>
 
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
 /// a[i] < a[j], for sorting positions of any type with operator<.
@@ -249,4 +249,4 @@ template <class A> vector<value_t<A>> rotate(const A& a, index_t k) {
     });
 }
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

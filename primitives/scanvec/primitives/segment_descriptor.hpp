@@ -1,4 +1,4 @@
-// scanvec/primitives/segments.hpp - sv::segments: the descriptor of a vector of vectors.
+// scanvec/primitives/segment_descriptor.hpp - sv::segments: the descriptor of a vector of vectors.
 //
 // A nested vector is a flat vector of values plus a segment descriptor saying
 // where each segment starts. sv::segments keeps the descriptor as offsets
@@ -34,9 +34,9 @@
 // segments, and no kernel is launched per segment.
 #pragma once
 
-#include <scanvec/primitives/detail/placement.hpp>
+#include <scanvec/primitives/detail/permute_placement.hpp>
 #include <scanvec/primitives/detail/segment_functors.hpp>
-#include <scanvec/primitives/segmented.hpp>
+#include <scanvec/primitives/segmented_scan.hpp>
 
 #include <thrust/binary_search.h>
 #include <thrust/equal.h>
@@ -47,7 +47,7 @@
 #include <mutex>
 #include <string>
 
-namespace scanvec {
+SCANVEC_NAMESPACE_BEGIN
 
 /// The descriptor (sv::segments). A class template only so that its members
 /// are compiled where a program uses them: as a plain class, every translation
@@ -338,4 +338,4 @@ template <class F> void for_each_in_segments(const segments& s, F f, stream_t st
 }
 }  // namespace detail
 
-}  // namespace scanvec
+SCANVEC_NAMESPACE_END

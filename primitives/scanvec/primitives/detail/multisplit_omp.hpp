@@ -1,0 +1,152 @@
+// scanvec/primitives/detail/multisplit_omp.hpp - histogram and multisplit on the host (Thrust's OpenMP system).
+//
+//   histogram_into(digits, r)         few bins: a count per tile, summed per bin;
+//                                     many: each thread owns a range of bins
+//   multisplit_into(a, digits, m, r)  the tile-wise counting sort: a count per tile,
+//                                     an exclusive scan of the m x tiles table, a scatter per tile
+//
+// Included by multisplit.hpp for the host backend only; the CUDA counterpart is
+// multisplit_cub.hpp, with the same two entry points. Why these paths and how
+// fast: docs/design/multisplit.md.
+#pragma once
+
+#if !defined(SCANVEC_BACKEND_CUDA)
+
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/detail/multisplit_policy.hpp>
+
+#include <thrust/for_each.h>
+#include <thrust/scan.h>
+
+#include <omp.h>
+
+#include <cstdint>
+#include <vector>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+/// Part p of `parts` counts the digits in its own range of bins, reading every
+/// digit: no atomics and no shared cache lines, and each part's random
+/// increments stay inside 1/parts of the counts. Part 0 tallies the digits
+/// outside 0..m-1.
+template <class DIt> struct count_bin_range {
+    DIt d;
+    index_t n, m, parts;
+    index_t* counts;
+    unsigned long long* outside;
+    void operator()(index_t p) const {
+        const index_t lo = m * p / parts, hi = m * (p + 1) / parts;
+        unsigned long long bad = 0;
+        for (index_t i = 0; i < n; ++i) {
+            const auto j = static_cast<long long>(d[i]);
+            if (j >= lo && j < hi) ++counts[j];
+            bad += std::uint64_t(j) >= std::uint64_t(m);
+        }
+        if (p == 0) *outside = bad;
+    }
+};
+
+/// Every digit counted into r (zeroed) without per-tile copies of the bins:
+/// each thread owns a range of bins. O(m) memory for any m.
+template <class D> void count_many_bins(const D& digits, vector<index_t>& r, unsigned long long* outside) {
+    const index_t parts = omp_get_max_threads();
+    thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), parts,
+                       count_bin_range<decltype(reader(digits))>{reader(digits), index_t(digits.size()),
+                                                                 index_t(r.size()), parts, r.data(), outside});
+}
+
+// A tile works on its own contiguous copy of its column of the table: the
+// column's entries lie tiles * 8 bytes apart, each on its own cache line and,
+// at power-of-two strides, all in a few cache sets.
+
+/// counts[d * tiles + t] = number of digits d in tile t (each tile owns its column);
+/// digits outside 0..m-1 are not counted but added to *outside (when not null).
+template <class DIt> struct count_tile {
+    DIt d;
+    index_t n, m, tiles;
+    index_t* counts;
+    unsigned long long* outside;
+    void operator()(index_t t) const {
+        const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
+        std::vector<index_t> mine(std::size_t(m), 0);
+        unsigned long long bad = 0;
+        for (index_t i = lo; i < hi; ++i) {
+            const auto j = static_cast<long long>(d[i]);
+            if (j >= 0 && j < m) ++mine[std::size_t(j)];
+            else ++bad;
+        }
+        for (index_t b = 0; b < m; ++b) counts[b * tiles + t] = mine[std::size_t(b)];
+        if (bad && outside) __atomic_fetch_add(outside, bad, __ATOMIC_RELAXED);
+    }
+};
+
+/// Writes tile t's elements at their class's next free place (starts from the scanned table).
+template <class In, class DIt, class Out> struct scatter_tile {
+    In a;
+    DIt d;
+    Out out;
+    index_t n, m, tiles;
+    const index_t* starts;
+    void operator()(index_t t) const {
+        const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
+        std::vector<index_t> place(static_cast<std::size_t>(m));
+        for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = starts[b * tiles + t];
+        for (index_t i = lo; i < hi; ++i) out[place[std::size_t(d[i])]++] = a[i];
+    }
+};
+
+/// One row of the table summed: the count of class b over all tiles.
+struct sum_row {
+    const index_t* counts;
+    index_t tiles;
+    index_t* out;
+    void operator()(index_t b) const {
+        index_t c = 0;
+        for (index_t t = 0; t < tiles; ++t) c += counts[b * tiles + t];
+        out[b] = c;
+    }
+};
+
+template <class D>
+runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles, unsigned long long* outside = nullptr) {
+    const index_t n = index_t(digits.size());
+    runtime::scratch counts(std::size_t(m * tiles) * sizeof(index_t));
+    thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
+                       count_tile<decltype(reader(digits))>{reader(digits), n, m, tiles, counts.as<index_t>(), outside});
+    return counts;
+}
+
+/// r[b] = the digits equal to b (r zeroed, m = r.size() bins, n > 0). Returns the
+/// number of digits outside 0..m-1 with checks on, 0 with checks off.
+template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
+    const index_t n = index_t(digits.size()), m = index_t(r.size());
+    device_value<unsigned long long> tally(stream_of(digits));
+    backend::fill_zero(tally.ptr(), sizeof(unsigned long long), stream_of(digits), "histogram (init)");
+    if (m > histogram_policy::privatized_max_bins) {
+        count_many_bins(digits, r, tally.ptr());
+    } else {
+        const index_t tiles = counting_sort_policy::tiles(n, m);
+        auto counts = count_tiles(digits, m, tiles, tally.ptr());
+        thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), m,
+                           sum_row{counts.template as<index_t>(), tiles, r.data()});
+    }
+    return SCANVEC_CHECKS ? index_t(tally.get()) : 0;
+}
+
+/// r <- the stable m-way split of a by digits (same length, n > 0, digits in 0..m-1).
+template <class A, class D, class T> void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r) {
+    const index_t n = index_t(a.size());
+    const index_t tiles = counting_sort_policy::tiles(n, m);
+    // Counts <- per tile and class; Starts <- +-scan of the table, class-major
+    auto next = count_tiles(digits, m, tiles);
+    index_t* table = next.template as<index_t>();
+    thrust::exclusive_scan(policy(), table, table + m * tiles, table);
+    // permute: every tile writes its elements in order from its start in each class
+    using Scatter = scatter_tile<decltype(reader(a)), decltype(reader(digits)), decltype(writer(r))>;
+    thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
+                       Scatter{reader(a), reader(digits), writer(r), n, m, tiles, table});
+}
+
+}  SCANVEC_NAMESPACE_END  // detail
+
+#endif

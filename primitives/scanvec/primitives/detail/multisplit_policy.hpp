@@ -1,0 +1,49 @@
+// scanvec/primitives/detail/multisplit_policy.hpp - the tuning of histogram and multisplit.
+//
+// Every constant that decides how sv::histogram and sv::multisplit run, with
+// the reason for it. How they run and what they measured: docs/design/multisplit.md.
+#pragma once
+
+#include <scanvec/runtime/config.hpp>
+
+#include <algorithm>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+/// How histogram counts, by the number of bins m.
+struct histogram_policy {
+    /// Up to this many bins each block (CUDA: CUB's histogram, its counters in
+    /// shared memory) or tile (host: a tile per thread's share, counts of at
+    /// most n/4 entries in all) keeps counts of its own, merged at the end.
+    /// Past it CUB keeps one copy of every bin per block in global memory
+    /// (blocks x m counters: out of memory, then out-of-bounds writes, for
+    /// millions of bins), and the host's tiles grow too large to give every
+    /// thread one, so the one result array is counted into directly
+    /// (count_many_bins): O(m) memory.
+#if defined(SCANVEC_BACKEND_CUDA)
+    static constexpr index_t privatized_max_bins = 256;
+#else
+    static constexpr index_t privatized_max_bins = index_t(1) << 16;
+#endif
+};
+
+/// The host's tile-wise counting sort (histogram with few bins, multisplit).
+struct counting_sort_policy {
+    /// At most this many tiles: more than the threads of the machines the host
+    /// backend runs on, so every thread gets tiles, while the m x tiles table
+    /// of counts (scanned once) stays small.
+    static constexpr index_t max_tiles = 256;
+    /// At least this many elements a tile, so a tile's pass over its elements
+    /// outweighs filling and copying its m counts...
+    static constexpr index_t min_tile = 16384;
+    /// ...and at least this many times m, so the table holds at most n/4 counts.
+    static constexpr index_t min_tile_per_class = 4;
+
+    /// The number of tiles for n elements in m classes.
+    static index_t tiles(index_t n, index_t m) {
+        const index_t per_tile = std::max<index_t>(min_tile, min_tile_per_class * m);
+        return std::max<index_t>(1, std::min<index_t>(max_tiles, n / per_tile));
+    }
+};
+
+}  SCANVEC_NAMESPACE_END  // detail

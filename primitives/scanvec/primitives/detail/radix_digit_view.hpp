@@ -1,0 +1,102 @@
+// scanvec/primitives/detail/radix_digit_view.hpp - sv::radix_digit_view, what sv::lazy::radix_digit returns.
+//
+// A lazy view of the k-bit digits at bit lo of integer keys, in key order (the
+// sign bit flipped for signed keys, so negative keys come first). It is a view
+// like any other (an sv::view of std::uint32_t digits, read by every primitive)
+// that also says what it reads: keys(), lo() and bits(). A primitive that can
+// read the bits from the keys themselves (multisplit on CUDA: CUB's radix sort)
+// asks the view for them.
+#pragma once
+
+#include <scanvec/runtime/error.hpp>
+#include <scanvec/runtime/sequence.hpp>
+
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+
+SCANVEC_NAMESPACE_BEGIN
+namespace detail {
+
+/// The k-bit digit at bit lo of a key in radix order (sign bit flipped for signed keys).
+template <class K> struct radix_digit_of {
+    int lo;
+    int bits;
+    SCANVEC_HD std::uint32_t operator()(const K& x) const {
+        using U = std::make_unsigned_t<K>;
+        constexpr U sign = std::is_signed_v<K> ? U(U(1) << (8 * sizeof(K) - 1)) : U(0);
+        const U key = U(U(x) ^ sign);
+        return std::uint32_t(U(key >> lo) & U((std::uint64_t(1) << bits) - 1));
+    }
+};
+
+template <class K> void expect_radix_key() {
+    static_assert(std::is_integral_v<K> && !std::is_same_v<K, bool>,
+                  "radix digits and radix sorts need integer keys (8 to 64 bits, signed or unsigned)");
+}
+
+template <class KeyIt> using radix_digit_iterator =
+    thrust::transform_iterator<radix_digit_of<typename std::iterator_traits<KeyIt>::value_type>, KeyIt>;
+
+}  // namespace detail
+
+/// The digits of bits lo..lo+bits-1 of n keys read through KeyIt, in key order:
+/// r[i] = that digit of keys[i], a std::uint32_t in 0..2^bits - 1.
+template <class KeyIt> class radix_digit_view : public view<detail::radix_digit_iterator<KeyIt>> {
+public:
+    using key_type = typename std::iterator_traits<KeyIt>::value_type;
+
+    radix_digit_view(KeyIt keys, std::size_t n, int lo, int bits)
+        : view<detail::radix_digit_iterator<KeyIt>>(
+              detail::radix_digit_iterator<KeyIt>(keys, detail::radix_digit_of<key_type>{lo, bits}), n),
+          keys_(keys), lo_(lo), bits_(bits) {}
+
+    /// The keys the digits are read from (an iterator over size() keys).
+    KeyIt keys() const { return keys_; }
+    /// The digit's lowest bit in the key.
+    int lo() const { return lo_; }
+    /// The digit's width: its values lie in 0..2^bits() - 1.
+    int bits() const { return bits_; }
+
+private:
+    KeyIt keys_;
+    int lo_;
+    int bits_;
+};
+
+namespace detail {
+
+/// A radix_digit_view is a sequence of its digits, as its view is.
+template <class KeyIt>
+struct sequence_traits<radix_digit_view<KeyIt>> : sequence_traits<view<radix_digit_iterator<KeyIt>>> {};
+
+template <class D> struct is_radix_digit_view : std::false_type {};
+template <class KeyIt> struct is_radix_digit_view<radix_digit_view<KeyIt>> : std::true_type {};
+
+/// Whether digits are radix digits of exactly log2(m) bits: in 0..m-1 by
+/// construction (nothing to check) and readable from the keys themselves.
+template <class D> bool radix_digits_fill(const D& digits, index_t m) {
+    if constexpr (is_radix_digit_view<D>::value) return m == (index_t(1) << digits.bits());
+    else return (void)digits, (void)m, false;
+}
+
+}  // namespace detail
+
+namespace lazy {
+
+/// r[i] = the k-bit digit at bit lo of keys[i] in key order (the sign bit flipped
+/// for signed keys), computed when consumed: an sv::radix_digit_view, which
+/// says its keys and bit range (keys(), lo(), bits()). 1 <= k <= 16.
+template <class X> auto radix_digit(const X& keys, int lo, int k) {
+    detail::expect_radix_key<value_t<X>>();
+    if (k < 1 || k > 16 || lo < 0 || lo >= int(8 * sizeof(value_t<X>)))
+        throw error("radix_digit: need 1 <= k <= 16 and lo inside the key (lo = " + std::to_string(lo) +
+                    ", k = " + std::to_string(k) + ")");
+    using KeyIt = decltype(detail::reader(keys));
+    return radix_digit_view<KeyIt>(detail::reader(keys), keys.size(), lo, k);
+}
+
+}  // namespace lazy
+SCANVEC_NAMESPACE_END

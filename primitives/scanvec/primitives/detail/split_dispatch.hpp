@@ -1,0 +1,58 @@
+// scanvec/primitives/detail/split_dispatch.hpp - the one place that chooses how a flat split runs.
+//
+// sv::split counts its falses on the device (reduce_to_device), then moves the
+// elements in one pass, chosen here:
+//   CUDA, up to split_policy::max_tile_elements   the tile kernel (split_tiles.hpp)
+//   otherwise                                      the generic path: the destination
+//       is a lazy scan of the false flags consumed by the scatter (lazy_scan.hpp)
+// Both read the count of falses on the device: the host never waits.
+#pragma once
+
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/detail/split_destination.hpp>
+#include <scanvec/primitives/detail/split_policy.hpp>
+#include <scanvec/primitives/lazy_scan.hpp>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <scanvec/primitives/detail/split_tiles.hpp>
+#endif
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+/// r[destination] = a[i] for every i, the destination that of the flat split:
+/// I-down = enumerate(not(Flags)), a lazy scan fused with the scatter (one pass,
+/// the index never stored), and F + i - I-down for the trues (F = *falses).
+template <class A, class Flags, class T>
+void split_by_scan(const A& a, const Flags& flags, const index_t* falses, vector<T>& r) {
+    auto down = lazy::scan(lazy::map(flag_not_to_count{}, flags));
+    auto index = lazy::map(split_in_one_segment{falses}, flags, down, lazy::index(a.size()));
+    index.run(scatter_to<decltype(reader(a)), decltype(writer(r))>{reader(a), writer(r)}, stream_of(a));
+}
+
+/// r <- the stable split of a by flags (same length, checked by the caller),
+/// *falses (on the device) the number of false flags.
+template <class A, class Flags, class T>
+void split_scatter(const A& a, const Flags& flags, const index_t* falses, vector<T>& r) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (a.size() <= split_policy::max_tile_elements) {
+        split_by_tiles<T>(reader(a), reader(flags), a.size(), falses, writer(r), stream_of(a));
+        return;
+    }
+#endif
+    split_by_scan(a, flags, falses, r);
+}
+
+/// The flat split: two steps of the model, a reduce (the falses, kept on the
+/// device) and the scan fused with the permute (traced as "permute").
+template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const Flags& flags) {
+    // F <- the number of falses
+    const auto falses = reduce_to_device(lazy::map(flag_not_to_count{}, flags));
+    // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))
+    return labelled("permute", a.size(), [&] {
+        vector<value_t<A>> r(a.size(), no_init);
+        split_scatter(a, flags, falses.ptr(), r);
+        return r;
+    }, a);
+}
+
+}  SCANVEC_NAMESPACE_END  // detail
