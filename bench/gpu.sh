@@ -4,9 +4,14 @@
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
 #   bench/gpu.sh [build|tests|bench|sanitize|profile|all]   default: all (sanitize is separate: slow)
 #   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
+#   CMAKE_EXTRA: extra configure arguments (say -DSCANVEC_DIST=OFF)
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
+#   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
+#     its scanvec_bench is built beside this one, and the bench step runs both
+#     (the earlier first) and compares them row by row (bench/compare.py) in
+#     $OUT/compare.md: before and after a change, in one run on one machine
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +21,16 @@ export DOCTEST_PREFIX=$PWD/.deps
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
-cmake --preset cuda -DDOCTEST_PREFIX="$DOCTEST_PREFIX" -DCMAKE_PREFIX_PATH="$DOCTEST_PREFIX" > "$out/configure.log" 2>&1 \
+# shellcheck disable=SC2086
+cmake --preset cuda -DDOCTEST_PREFIX="$DOCTEST_PREFIX" -DCMAKE_PREFIX_PATH="$DOCTEST_PREFIX" ${CMAKE_EXTRA:-} > "$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 1; }
 t0=$(date +%s)
+base_pid=
+if [ -n "${BASELINE_SRC:-}" ]; then  # the earlier revision's bench, built alongside
+  ( cd "$BASELINE_SRC" && cmake --preset cuda -DSCANVEC_BUILD_TESTS=OFF -DSCANVEC_BUILD_EXAMPLES=OFF \
+      && cmake --build --preset cuda -j "$(nproc)" --target scanvec_bench ) > "$out/baseline-build.log" 2>&1 &
+  base_pid=$!
+fi
 # Keep going past a failed target: every compile error shows in one call, and
 # the tests that did build still run.
 if cmake --build --preset cuda -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1; then
@@ -26,6 +38,10 @@ if cmake --build --preset cuda -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1; th
 else
   grep -E "error|FAILED" "$out/build.log" | head -40
   summary+=("build: FAILED (see build.log) after $(( $(date +%s) - t0 )) s")
+fi
+
+if [ -n "$base_pid" ]; then
+  if wait "$base_pid"; then summary+=("baseline bench build: ok"); else summary+=("baseline bench build: FAILED (baseline-build.log)"); fi
 fi
 
 if [ "$what" = all ] || [ "$what" = tests ]; then
@@ -65,10 +81,21 @@ fi
 
 if [ "$what" = all ] || [ "$what" = bench ]; then
   if [ -x build/cuda/bench/scanvec_bench ]; then
+    base_bin=${BASELINE_SRC:-/nonexistent}/build/cuda/bench/scanvec_bench
+    if [ -x "$base_bin" ]; then
+      mkdir -p "$out/before"
+      # shellcheck disable=SC2086
+      "$base_bin" --out "$out/before" ${BENCH_ARGS:-} > "$out/before/bench.log" 2>&1
+      summary+=("bench (baseline): rc=$?")
+    fi
     # shellcheck disable=SC2086
     build/cuda/bench/scanvec_bench --out "$out" ${BENCH_ARGS:-} > "$out/bench.log" 2>&1
     summary+=("bench: rc=$? (table in $out/bench.md)")
     cat "$out/bench.md" 2>/dev/null
+    if [ -x "$base_bin" ]; then
+      python3 bench/compare.py "$out/before/bench.csv" "$out/bench.csv" > "$out/compare.md"
+      summary+=("compare with baseline: $(tail -1 "$out/compare.md")")
+    fi
   fi
 fi
 if [ "$what" = all ] || [ "$what" = profile ]; then
