@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what scanvec's build needs and is missing, from Debian's packages:
-# cmake, ninja, g++ and doctest. Safe to run again; installs nothing when all is there.
+# cmake, ninja, g++, doctest, and Open MPI (the distributed layer's tests).
+# Safe to run again; installs nothing when all is there.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v g++ >/dev/null || need+=(g++)
 [ -f /usr/include/doctest/doctest.h ] || [ -n "${DOCTEST_PREFIX:-}" ] || need+=(doctest-dev)
+dpkg -s libopenmpi-dev >/dev/null 2>&1 || need+=(libopenmpi-dev)
+command -v mpirun >/dev/null || need+=(openmpi-bin)
 for extra in "$@"; do dpkg -s "$extra" >/dev/null 2>&1 || need+=("$extra"); done
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}"

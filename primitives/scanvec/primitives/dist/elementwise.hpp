@@ -1,0 +1,48 @@
+// scanvec/primitives/dist/elementwise.hpp - map, index, distribute on distributed vectors.
+//
+//   dist::map(f, a, b, ...)      r[i] = f(a[i], b[i], ...), r on a's blocks
+//   dist::index(n, comm)         r[i] = i, in even blocks
+//   dist::distribute(v, n, comm) n copies of v, in even blocks
+//
+// Local: each rank works on its own block and nothing travels, except when
+// b, ... are on other blocks than a: they are moved to a's blocks first (an
+// exchange each, as dist::redistribute).
+#pragma once
+
+#include <scanvec/primitives/dist/permute.hpp>
+
+SCANVEC_NAMESPACE_BEGIN namespace dist {
+namespace detail {
+
+template <class F, class A, class... B> auto map_aligned(F f, const A& a, const B&... b) {
+    return on_layout(scanvec::map(f, a.local(), b.local()...), a.layout(), a.comm());
+}
+
+}  // namespace detail
+
+/// r[i] = f(a[i], b[i], ...), on a's blocks. Lengths must agree: sv::length_error
+/// on every rank otherwise (global lengths are known to all; no communication).
+/// O(n/p) work per rank, one step; queued (no wait) when the blocks agree.
+template <class F, class A, class... B> auto map(F f, const vector<A>& a, const vector<B>&... b) {
+    detail::expect_same_comm("dist::map", a, b...);
+    detail::expect_same_size("dist::map", a, b...);
+    if ((detail::same_layout(a.layout(), b.layout()) && ...)) return detail::map_aligned(f, a, b...);
+    return detail::map_aligned(f, a, detail::moved_to(b, a.layout(), "dist::map")...);
+}
+
+/// r[i] = i (as sv::index_t, or I) in even blocks. O(n/p) work per rank, no communication.
+template <class I = index_t> vector<I> index(std::size_t n, const communicator& comm = world()) {
+    auto layout = detail::make_layout(detail::even_offsets(index_t(n), comm.size()));
+    const index_t first = layout->offsets[std::size_t(comm.rank())];
+    const std::size_t m = std::size_t(layout->offsets[std::size_t(comm.rank()) + 1] - first);
+    return detail::on_layout(materialize(view(thrust::counting_iterator<I>(I(first)), m)), layout, comm);
+}
+
+/// n copies of v in even blocks. O(n/p) work per rank, no communication.
+template <class T> vector<T> distribute(const T& v, std::size_t n, const communicator& comm = world()) {
+    auto layout = detail::make_layout(detail::even_offsets(index_t(n), comm.size()));
+    const std::size_t m = std::size_t(layout->offsets[std::size_t(comm.rank()) + 1] - layout->offsets[std::size_t(comm.rank())]);
+    return detail::on_layout(scanvec::distribute(v, m), layout, comm);
+}
+
+}  SCANVEC_NAMESPACE_END  // dist

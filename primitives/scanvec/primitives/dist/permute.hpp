@@ -1,0 +1,252 @@
+// scanvec/primitives/dist/permute.hpp - permutes between ranks, and moving blocks.
+//
+//   dist::permute(a, idx)         r[idx[i]] = a[i]; idx a permutation of 0..n-1; r on a's blocks
+//   dist::back_permute(a, idx)    r[i] = a[idx[i]]; r on idx's blocks
+//   dist::redistribute(a, sizes)  the same elements in blocks of the given sizes
+//   dist::rebalance(a)            the same elements in even blocks
+//
+// Each is collective. Elements travel once, in one all-to-all per exchange
+// (MPI_Alltoallv of the raw bytes of each field array); counts per
+// destination rank travel before them (MPI_Alltoall, p words per rank).
+// Bad indices (checks on): sv::index_error on every rank, agreed before any
+// element moves, naming the first bad global position and its value.
+#pragma once
+
+#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/multisplit.hpp>
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/write.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+SCANVEC_NAMESPACE_BEGIN namespace dist {
+namespace detail {
+
+inline std::string step(const char* op, const char* what) { return std::string(op) + " (" + what + ")"; }
+
+/// One rank: the one-device call, its index errors named as the distributed call's
+/// (its positions are the global ones).
+template <class F> auto named_dist(F&& f) {
+    try {
+        return f();
+    } catch (const index_error& e) {
+        throw index_error(std::string("dist::") + e.what());
+    }
+}
+
+/// The local elements and their global targets, as received by the ranks owning the targets.
+template <class T> struct routed {
+    scanvec::vector<T> values;         // grouped by source rank, each group in its sender's order
+    scanvec::vector<index_t> targets;  // their global targets
+};
+
+/// Sends every local a[i] with its global target dest[i] (in range) to the rank
+/// owning dest[i] on layout `to`. One MPI_Alltoall of counts, one exchange.
+template <class T, class Dest>
+routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Dest& dest, const layout& to, const char* op) {
+    const int p = comm.size();
+    auto owners = lazy::map(owner_of{to.device_offsets.data(), p}, dest);
+    std::vector<index_t> send_counts(std::size_t(p), 0);
+    if (!a.empty()) send_counts = scanvec::histogram(owners, p).to_host();
+    const auto recv_counts = exchange_counts(comm, send_counts, step(op, "MPI_Alltoall of counts").c_str());
+    index_t total = 0;
+    for (index_t c : recv_counts) total += c;
+    routed<T> r{scanvec::vector<T>(std::size_t(total), no_init), scanvec::vector<index_t>(std::size_t(total), no_init)};
+    // Group by destination rank (stable), then one exchange of values and targets.
+    auto values = scanvec::multisplit(a, owners, p);
+    auto targets = scanvec::multisplit(lazy::map(minus_base{0}, dest), owners, p);
+    std::vector<column> cols;
+    add_columns(cols, values, r.values);
+    add_columns(cols, targets, r.targets);
+    exchange_columns(comm, send_counts, recv_counts, cols, step(op, "MPI_Alltoallv").c_str());
+    return r;
+}
+
+/// r[dest[i]] = a[i] on a's blocks, for global targets dest (a sequence on
+/// this rank's block) that form a permutation: route, then one local scatter.
+template <class T, class Dest> vector<T> place(const vector<T>& a, const Dest& dest, const char* op) {
+    auto got = route(a.comm(), a.local(), dest, *a.layout(), op);
+    const std::size_t m = a.local().size();
+    auto local_targets = lazy::map(minus_base{a.offset()}, got.targets);
+    if (got.values.size() == m)
+        return on_layout(scanvec::permute(got.values, local_targets, unchecked), a.layout(), a.comm());
+    // only with bad targets (undefined behaviour): keep to this rank's memory
+    return on_layout(scanvec::write(scanvec::vector<T>(m, no_init), local_targets, got.values, unchecked), a.layout(),
+                     a.comm());
+}
+
+/// The number of positions [a0, a1) and [b0, b1) share.
+inline index_t overlap(index_t a0, index_t a1, index_t b0, index_t b1) {
+    return std::max<index_t>(0, std::min(a1, b1) - std::max(a0, b0));
+}
+
+/// a's elements on layout `to` (the same global size). Blocks are contiguous
+/// on both sides, so counts come from the two layouts and the elements arrive
+/// in order: one exchange, no pass over the data.
+template <class T> vector<T> moved_to(const vector<T>& a, const layout_ptr& to, const char* op) {
+    const auto& from = *a.layout();
+    const int p = a.ranks(), me = a.comm().rank();
+    std::vector<index_t> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r) {
+        send_counts[std::size_t(r)] = overlap(from.offsets[me], from.offsets[me + 1], to->offsets[r], to->offsets[r + 1]);
+        recv_counts[std::size_t(r)] = overlap(from.offsets[r], from.offsets[r + 1], to->offsets[me], to->offsets[me + 1]);
+    }
+    scanvec::vector<T> block(std::size_t(to->offsets[me + 1] - to->offsets[me]), no_init);
+    std::vector<column> cols;
+    add_columns(cols, a.local(), block);
+    exchange_columns(a.comm(), send_counts, recv_counts, cols, step(op, "MPI_Alltoallv").c_str());
+    return on_layout(std::move(block), to, a.comm());
+}
+
+/// x itself when it is on layout `to`, else a copy moved there (kept in `keep`).
+template <class X> const X& align(const X& x, const layout_ptr& to, std::optional<X>& keep, const char* op) {
+    if (same_layout(x.layout(), to)) return x;
+    keep.emplace(moved_to(x, to, op));
+    return *keep;
+}
+
+/// base + j (a global position) where position j was hit more than once, else ~0.
+struct repeated_at {
+    index_t base;
+    SCANVEC_HD std::uint64_t operator()(index_t j, int hits) const {
+        return hits > 1 ? std::uint64_t(base + j) : ~std::uint64_t(0);
+    }
+};
+
+/// After a checked permute found a bad target map: every rank's smallest
+/// global target hit more than once, agreed, thrown on every rank.
+template <class Targets>
+[[noreturn]] void throw_repeat(const communicator& comm, const Targets& local_targets, std::size_t m, index_t base) {
+    std::uint64_t mine = ~std::uint64_t(0);
+    if (local_targets.size()) {
+        auto hits = scanvec::combining_write(scanvec::vector<int>(m, 0), local_targets,
+                                             lazy::distribute(1, local_targets.size()), scanvec::plus<int>{}, unchecked);
+        mine = scanvec::reduce(lazy::map(repeated_at{base}, lazy::index(m), hits),
+                               scanvec::min<std::uint64_t>{});
+    }
+    const std::uint64_t first = allreduce_min(comm, mine, "dist::permute (MPI_Allreduce of the repeat check)");
+    if (first == ~std::uint64_t(0)) throw index_error("dist::permute: idx is not a permutation");
+    throw index_error("dist::permute: index " + std::to_string(first) + " repeats in idx; idx must be a permutation");
+}
+
+}  // namespace detail
+
+/// The same elements in blocks of the given sizes (one per rank, the same on
+/// every rank, summing to a.size()). Collective: each rank sends only the
+/// elements that change rank, in one exchange; no pass over the data.
+template <class T> vector<T> redistribute(const vector<T>& a, const std::vector<index_t>& block_sizes) {
+    if (int(block_sizes.size()) != a.ranks())
+        throw error("dist::redistribute: " + std::to_string(block_sizes.size()) + " block sizes for " +
+                    std::to_string(a.ranks()) + " ranks");
+    auto to = detail::make_layout(detail::offsets_of(block_sizes));
+    if (to->size() != index_t(a.size()))
+        throw length_error("dist::redistribute: block sizes add up to " + std::to_string(to->size()) + ", not " +
+                           std::to_string(a.size()));
+    return detail::moved_to(a, to, "dist::redistribute");
+}
+
+/// The same elements in even blocks (sizes differ by at most one). Collective;
+/// as redistribute.
+template <class T> vector<T> rebalance(const vector<T>& a) {
+    return detail::moved_to(a, detail::make_layout(detail::even_offsets(index_t(a.size()), a.ranks())), "dist::rebalance");
+}
+
+/// r[idx[i]] = a[i], r on a's blocks; idx (any blocks) must be a permutation of
+/// 0..n-1, not checked: bad indices are undefined behaviour.
+/// O(n/p) elements sent per rank at most; one MPI_Alltoall of counts, one exchange.
+template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I>& idx, unchecked_t) {
+    static_assert(std::is_integral_v<I>, "sv::dist::permute(a, idx): idx must hold integers");
+    detail::expect_same_comm("dist::permute", a, idx);
+    detail::expect_same_size("dist::permute", a, idx);
+    const auto& comm = a.comm();
+    if (comm.size() == 1) return detail::on_layout(scanvec::permute(a.local(), idx.local(), unchecked), a.layout(), comm);
+    std::optional<vector<I>> keep;
+    const auto& ix = detail::align(idx, a.layout(), keep, "dist::permute");
+    return detail::place(a, ix.local(), "dist::permute");
+}
+
+/// r[idx[i]] = a[i], r on a's blocks; idx (any blocks, a's length) must be a
+/// permutation of 0..n-1. Checked (unless SCANVEC_CHECKS=0): an index out of
+/// range throws sv::index_error on every rank before any element moves; a
+/// repeated index, after the exchange (one more MPI_Allreduce).
+/// Collective; waits for the device. Cost: as the unchecked call, plus one pass over idx.
+template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I>& idx) {
+#if SCANVEC_CHECKS
+    static_assert(std::is_integral_v<I>, "sv::dist::permute(a, idx): idx must hold integers");
+    detail::expect_same_comm("dist::permute", a, idx);
+    detail::expect_same_size("dist::permute", a, idx);
+    const auto& comm = a.comm();
+    if (comm.size() == 1)
+        return detail::on_layout(detail::named_dist([&] { return scanvec::permute(a.local(), idx.local()); }),
+                                 a.layout(), comm);
+    std::optional<vector<I>> keep;
+    const auto& ix = detail::align(idx, a.layout(), keep, "dist::permute");
+    detail::expect_all_in_range("dist::permute", ix, index_t(a.size()));
+    auto got = detail::route(comm, a.local(), ix.local(), *a.layout(), "dist::permute");
+    const std::size_t m = a.local().size();
+    auto local_targets = lazy::map(detail::minus_base{a.offset()}, got.targets);
+    // Each rank checks that its targets are a permutation of its block; all agree.
+    bool ok = got.values.size() == m;
+    scanvec::vector<T> r;
+    if (ok) {
+        try {
+            r = scanvec::permute(got.values, local_targets);
+        } catch (const index_error&) {
+            ok = false;
+        }
+    }
+    if (!detail::all_ok(comm, ok, "dist::permute (MPI_Allreduce of the permutation check)"))
+        detail::throw_repeat(comm, local_targets, m, a.offset());
+    return detail::on_layout(std::move(r), a.layout(), comm);
+#else
+    return permute(a, idx, unchecked);
+#endif
+}
+
+/// r[i] = a[idx[i]], r on idx's blocks; idx values in 0..a.size()-1.
+/// Checked (unless SCANVEC_CHECKS=0): an index out of range throws
+/// sv::index_error on every rank before any element moves.
+/// Collective; waits for the device. Two exchanges (the requests, then the
+/// answers) after one MPI_Alltoall of counts; each rank sends at most its
+/// idx block's length of indices and answers as many elements as it is asked.
+template <class T, class I> vector<T> back_permute(const vector<T>& a, const vector<I>& idx) {
+    static_assert(std::is_integral_v<I>, "sv::dist::back_permute(a, idx): idx must hold integers");
+    detail::expect_same_comm("dist::back_permute", a, idx);
+    const auto& comm = a.comm();
+    if (comm.size() == 1)
+        return detail::on_layout(detail::named_dist([&] { return scanvec::back_permute(a.local(), idx.local()); }),
+                                 idx.layout(), comm);
+    detail::expect_all_in_range("dist::back_permute", idx, index_t(a.size()));
+    const int p = comm.size();
+    const auto& want = idx.local();
+    const std::size_t m = want.size();
+    // Requests: the wanted global positions, grouped by the rank that owns them.
+    auto owners = lazy::map(detail::owner_of{a.layout()->device_offsets.data(), p}, want);
+    std::vector<index_t> ask_counts(std::size_t(p), 0);
+    if (m) ask_counts = scanvec::histogram(owners, p).to_host();
+    const auto asked_counts = detail::exchange_counts(comm, ask_counts, "dist::back_permute (MPI_Alltoall of counts)");
+    index_t asked_total = 0;
+    for (index_t c : asked_counts) asked_total += c;
+    auto order = scanvec::multisplit(lazy::index(m), owners, p);  // my positions, grouped as the requests
+    auto requests = scanvec::multisplit(lazy::map(detail::minus_base{0}, want), owners, p);
+    scanvec::vector<index_t> asked(std::size_t(asked_total), no_init);
+    {
+        std::vector<detail::column> cols;
+        detail::add_columns(cols, requests, asked);
+        detail::exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (MPI_Alltoallv of requests)");
+    }
+    // Answers: read locally, sent back the way the requests came.
+    auto answers = materialize(lazy::back_permute(a.local(), lazy::map(detail::minus_base{a.offset()}, asked)));
+    scanvec::vector<T> replies(m, no_init);
+    {
+        std::vector<detail::column> cols;
+        detail::add_columns(cols, answers, replies);
+        detail::exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (MPI_Alltoallv of answers)");
+    }
+    // Each reply to its position: r[order[k]] = replies[k].
+    return detail::on_layout(scanvec::permute(replies, order, unchecked), idx.layout(), comm);
+}
+
+}  SCANVEC_NAMESPACE_END  // dist

@@ -1,0 +1,150 @@
+// scanvec/primitives/dist/scan.hpp - scans and reductions over distributed vectors.
+//
+//   dist::reduce(a, op)                   a[0] op ... op a[n-1], on every rank
+//   dist::scan(a, op)                     exclusive, r on a's blocks
+//   dist::inclusive_scan(a, op)
+//   dist::backward_scan(a, op), dist::backward_inclusive_scan(a, op)
+//   dist::enumerate(flags), dist::count(flags)
+//
+// Any associative operator with its identity, commutative or not: block
+// totals are gathered on every rank (MPI_Allgather of their bytes, p values)
+// and folded in rank order, so operands never change places. Each call is
+// collective and waits for the device (a block total comes to the host).
+// What each rank sends: one value (O(p) words received).
+#pragma once
+
+#include <scanvec/primitives/dist/elementwise.hpp>
+#include <scanvec/primitives/scan.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+SCANVEC_NAMESPACE_BEGIN namespace dist {
+namespace detail {
+
+/// The block read with the carry of the other ranks built in, so that one
+/// inclusive scan gives the distributed result (carry on the left going
+/// forward, on the right going backward):
+///   forward exclusive  b[0] = carry,            b[i] = a[i-1]
+///   forward inclusive  b[0] = carry op a[0],    b[i] = a[i]
+///   backward exclusive b[m-1] = carry,          b[i] = a[i+1]
+///   backward inclusive b[m-1] = a[m-1] op carry, b[i] = a[i]
+template <class It, class T, class Op, bool Inclusive, bool Backward> struct with_carry {
+    It in;
+    T carry;
+    Op op;
+    index_t m;
+    SCANVEC_HD T operator()(index_t i) const {
+        if constexpr (!Backward) {
+            if constexpr (Inclusive) return i == 0 ? T(op(carry, T(in[0]))) : T(in[i]);
+            else return i == 0 ? carry : T(in[i - 1]);
+        } else {
+            if constexpr (Inclusive) return i == m - 1 ? T(op(T(in[m - 1]), carry)) : T(in[i]);
+            else return i == m - 1 ? carry : T(in[i + 1]);
+        }
+    }
+};
+
+/// This rank's part of a distributed scan of the block `block` (a local
+/// sequence on layout `l`): one reduce of the block (only on the ranks whose
+/// total someone needs), one MPI_Allgather of the totals, one scan.
+template <bool Inclusive, bool Backward, class Seq, class Op>
+scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout& l, const Seq& block, Op op, const char* name) {
+    using T = value_t<Seq>;
+    auto local = [&](const auto& x) {
+        if constexpr (Backward && Inclusive) return scanvec::backward_inclusive_scan(x, op);
+        else if constexpr (Backward) return scanvec::backward_scan(x, op);
+        else if constexpr (Inclusive) return scanvec::inclusive_scan(x, op);
+        else return scanvec::scan(x, op);
+    };
+    const int p = comm.size(), me = comm.rank();
+    if (p == 1) return local(block);
+    const T id = core::identity_of<T>(op);
+    const std::size_t m = block.size();
+    const bool feeds = Backward ? l.offsets[me] > 0 : l.offsets[me + 1] < l.size();  // someone reads my total
+    T total = id;
+    if (feeds && m) total = scanvec::reduce(block, op);
+    const auto totals = allgather(comm, total, step(name, "MPI_Allgather of block totals").c_str());
+    // The carry: the other side's totals folded in rank order.
+    T carry = id;
+    if constexpr (Backward)
+        for (int r = p - 1; r > me; --r) carry = op(totals[std::size_t(r)], carry);
+    else
+        for (int r = 0; r < me; ++r) carry = op(carry, totals[std::size_t(r)]);
+    const bool alone = Backward ? l.offsets[me + 1] == l.size() : l.offsets[me] == 0;  // nothing on the carry side
+    if (alone || m == 0) return local(block);
+    using F = with_carry<decltype(core::reader(block)), T, Op, Inclusive, Backward>;
+    auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                    F{core::reader(block), carry, op, index_t(m)}),
+                    m);
+    if constexpr (Backward) return scanvec::backward_inclusive_scan(fed, op);
+    else return scanvec::inclusive_scan(fed, op);
+}
+
+/// The fold of every rank's block total in rank order, on every rank.
+template <class Seq, class Op> value_t<Seq> reduce_block(const communicator& comm, const Seq& block, Op op, const char* name) {
+    using T = value_t<Seq>;
+    if (comm.size() == 1) return scanvec::reduce(block, op);
+    const T id = core::identity_of<T>(op);
+    const T mine = block.size() ? scanvec::reduce(block, op) : id;
+    const auto totals = allgather(comm, mine, step(name, "MPI_Allgather of block totals").c_str());
+    T r = id;
+    for (const T& t : totals) r = op(r, t);
+    return r;
+}
+
+}  // namespace detail
+
+/// a[0] op ... op a[n-1] (the identity for n = 0), the same on every rank.
+/// O(n/p) work per rank; each rank sends one value. Collective; waits for the device.
+template <class T, class Op = plus<T>> T reduce(const vector<T>& a, Op op = {}) {
+    return detail::reduce_block(a.comm(), a.local(), op, "dist::reduce");
+}
+
+/// Exclusive scan: r[0] = identity, r[i] = a[0] op ... op a[i-1]; r on a's blocks.
+/// O(n/p) work per rank (two passes over the block where a carry comes in);
+/// each rank sends one value. Collective; waits for the device.
+template <class T, class Op = plus<T>> vector<T> scan(const vector<T>& a, Op op = {}) {
+    return detail::on_layout(detail::scan_block<false, false>(a.comm(), *a.layout(), a.local(), op, "dist::scan"),
+                             a.layout(), a.comm());
+}
+
+/// Inclusive scan: r[i] = a[0] op ... op a[i]. Costs as dist::scan.
+template <class T, class Op = plus<T>> vector<T> inclusive_scan(const vector<T>& a, Op op = {}) {
+    return detail::on_layout(
+        detail::scan_block<true, false>(a.comm(), *a.layout(), a.local(), op, "dist::inclusive_scan"), a.layout(),
+        a.comm());
+}
+
+/// Right-to-left exclusive scan: r[n-1] = identity, r[i] = a[i+1] op ... op a[n-1]. Costs as dist::scan.
+template <class T, class Op = plus<T>> vector<T> backward_scan(const vector<T>& a, Op op = {}) {
+    return detail::on_layout(
+        detail::scan_block<false, true>(a.comm(), *a.layout(), a.local(), op, "dist::backward_scan"), a.layout(),
+        a.comm());
+}
+
+/// Right-to-left inclusive scan: r[i] = a[i] op ... op a[n-1]. Costs as dist::scan.
+template <class T, class Op = plus<T>> vector<T> backward_inclusive_scan(const vector<T>& a, Op op = {}) {
+    return detail::on_layout(
+        detail::scan_block<true, true>(a.comm(), *a.layout(), a.local(), op, "dist::backward_inclusive_scan"),
+        a.layout(), a.comm());
+}
+
+/// r[i] = the number of true flags before global position i; r on flags' blocks.
+/// Costs as dist::scan (the count per flag is read inside the scan).
+template <class F> vector<index_t> enumerate(const vector<F>& flags) {
+    static_assert(std::is_integral_v<F>, "sv::dist::enumerate: flags must be bool or integers");
+    return detail::on_layout(detail::scan_block<false, false>(flags.comm(), *flags.layout(),
+                                                              lazy::map(::scanvec::detail::flag_to_count{}, flags.local()),
+                                                              plus<index_t>{}, "dist::enumerate"),
+                             flags.layout(), flags.comm());
+}
+
+/// The number of true flags, on every rank. Costs as dist::reduce.
+template <class F> index_t count(const vector<F>& flags) {
+    static_assert(std::is_integral_v<F>, "sv::dist::count: flags must be bool or integers");
+    return detail::reduce_block(flags.comm(), lazy::map(::scanvec::detail::flag_to_count{}, flags.local()), plus<index_t>{},
+                                "dist::count");
+}
+
+}  SCANVEC_NAMESPACE_END  // dist

@@ -1,0 +1,149 @@
+// Distributed permute, back_permute, pack and split on every layout and size,
+// against sequential loops and the one-device primitives over the host data;
+// bad indices on one rank only raise sv::index_error on every rank.
+#include "dist_support.hpp"
+
+using namespace dtest;
+
+TEST_CASE("dist permute and back_permute") {
+    for (spread s : spreads) {
+        for (std::size_t n : sizes) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto a = random_values<int>(n, 1000 + n);
+            const auto idx = random_permutation(n, 1100 + n);
+            std::vector<int> scattered(n), gathered(n);
+            for (std::size_t i = 0; i < n; ++i) scattered[std::size_t(idx[i])] = a[i];
+            for (std::size_t i = 0; i < n; ++i) gathered[i] = a[std::size_t(idx[i])];
+            auto da = spread_out(a, s, n);
+            auto di = spread_out(idx, spread::random, n + 1);  // other blocks than a's
+            auto p = sv::dist::permute(da, di);
+            CHECK(p.offsets() == da.offsets());
+            CHECK(gathered_equals(p, scattered));
+            CHECK(gathered_equals(sv::dist::permute(da, di, sv::unchecked), scattered));
+            auto b = sv::dist::back_permute(da, di);
+            CHECK(b.offsets() == di.offsets());
+            CHECK(gathered_equals(b, gathered));
+        }
+    }
+}
+
+TEST_CASE("dist back_permute with another length and repeated indices") {
+    for (std::size_t n : sizes) {
+        for (std::size_t m : {std::size_t(0), std::size_t(1), std::size_t(6), std::size_t(2 * n + 1)}) {
+            CAPTURE(n);
+            CAPTURE(m);
+            if (n == 0 && m > 0) continue;
+            const auto a = random_values<float>(n, 1200 + n);
+            const auto idx = random_values<int>(m, 1300 + m, 0, (long long)n - 1);
+            std::vector<float> want(m);
+            for (std::size_t i = 0; i < m; ++i) want[i] = a[std::size_t(idx[i])];
+            auto b = sv::dist::back_permute(spread_out(a, spread::last_rank), spread_out(idx, spread::random, m));
+            CHECK(gathered_equals(b, want));
+        }
+    }
+}
+
+TEST_CASE("dist permute of described structs") {
+    for (spread s : spreads) {
+        for (std::size_t n : sizes) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            std::vector<particle> a(n);
+            for (std::size_t i = 0; i < n; ++i) a[i] = {double(i) * 1.5, float(n - i), std::int16_t(i & 0x7fff)};
+            const auto idx = random_permutation(n, 1400 + n);
+            std::vector<particle> scattered(n), gathered(n);
+            for (std::size_t i = 0; i < n; ++i) scattered[std::size_t(idx[i])] = a[i];
+            for (std::size_t i = 0; i < n; ++i) gathered[i] = a[std::size_t(idx[i])];
+            auto da = spread_out(a, s, n);
+            auto di = spread_out(idx, s, n);
+            CHECK(gathered_equals(sv::dist::permute(da, di), scattered));
+            CHECK(gathered_equals(sv::dist::back_permute(da, di), gathered));
+        }
+    }
+}
+
+TEST_CASE("dist pack keeps elements on their ranks") {
+    for (spread s : spreads) {
+        for (std::size_t n : sizes) {
+            for (double p : {0.0, 0.3, 1.0}) {
+                CAPTURE(name(s));
+                CAPTURE(n);
+                CAPTURE(p);
+                const auto a = random_values<int>(n, 1500 + n);
+                const auto f = random_flags(n, p, 1600 + n);
+                auto da = spread_out(a, s, n);
+                auto r = sv::dist::pack(da, spread_out(f, s, n));
+                std::vector<int> want;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (f[i]) want.push_back(a[i]);
+                CHECK(gathered_equals(r, want));
+                CHECK(layout_consistent(r));
+                // each rank keeps its own flagged elements
+                const auto mine_a = my_block(a, block_sizes(n, ranks(), s, n));
+                const auto mine_f = my_block(f, block_sizes(n, ranks(), s, n));
+                CHECK(r.local().to_host() == sv::pack(sv::vector<int>(mine_a), sv::vector<bool>(mine_f)).to_host());
+            }
+        }
+    }
+}
+
+TEST_CASE("dist split is stable") {
+    for (spread s : spreads) {
+        for (std::size_t n : sizes) {
+            for (double p : {0.0, 0.5, 1.0}) {
+                CAPTURE(name(s));
+                CAPTURE(n);
+                CAPTURE(p);
+                const auto a = random_values<int>(n, 1700 + n, 0, 7);  // many equal keys
+                const auto f = random_flags(n, p, 1800 + n);
+                auto r = sv::dist::split(spread_out(a, s, n), spread_out(f, spread::even));
+                const auto want = sv::split(sv::vector<int>(a), sv::vector<bool>(f)).to_host();  // the one-device split
+                CHECK(gathered_equals(r, want));
+                std::vector<particle> ps(n);
+                for (std::size_t i = 0; i < n; ++i) ps[i] = {double(a[i]), float(i), std::int16_t(i % 77)};
+                auto rp = sv::dist::split(spread_out(ps, s, n), spread_out(f, s, n));
+                CHECK(gathered_equals(rp, sv::split(sv::vector<particle>(ps), sv::vector<bool>(f)).to_host()));
+            }
+        }
+    }
+}
+
+template <class E, class F> std::string message_of(F&& f) {
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "(nothing thrown)";
+}
+
+// Bad input on one rank only: every rank throws the same error and nobody is
+// left waiting; the next collective call meets on every rank.
+TEST_CASE("dist permute with a bad index on one rank throws on every rank") {
+    const std::size_t n = 23;
+    const auto a = random_values<int>(n, 1900);
+    for (spread s : spreads) {
+        CAPTURE(name(s));
+        auto da = spread_out(a, s);
+        auto idx = random_permutation(n, 2000);
+        auto out_of_range = idx;
+        out_of_range[17] = 40;
+        CHECK_THROWS_WITH_AS(sv::dist::permute(da, spread_out(out_of_range, s)),
+                             "dist::permute: index idx[17] = 40 is out of range for length 23", sv::index_error);
+        out_of_range[17] = -3;
+        out_of_range[5] = 23;
+        CHECK_THROWS_WITH_AS(sv::dist::permute(da, spread_out(out_of_range, spread::last_rank)),
+                             "dist::permute: index idx[5] = 23 is out of range for length 23", sv::index_error);
+        auto repeated = idx;
+        const sv::index_t lost = repeated[3];
+        repeated[3] = repeated[20];
+        // one rank names only the value (more ranks cannot name both positions without another exchange)
+        const std::string said = message_of<sv::index_error>([&] { sv::dist::permute(da, spread_out(repeated, s)); });
+        CHECK(said.rfind("dist::permute: index " + std::to_string(repeated[20]) + " repeats in idx", 0) == 0);
+        (void)lost;
+        CHECK_THROWS_WITH_AS(sv::dist::back_permute(da, spread_out(std::vector<int>{0, 1, 2, 99, 4}, spread::last_rank)),
+                             "dist::back_permute: index idx[3] = 99 is out of range for length 23", sv::index_error);
+        CHECK(sv::dist::reduce(da) == std::accumulate(a.begin(), a.end(), 0));
+    }
+}
