@@ -18,6 +18,7 @@
 
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/detail/permute_placement.hpp>
+#include <scanvec/primitives/detail/sort_dispatch.hpp>
 
 #include <thrust/sort.h>
 
@@ -31,21 +32,6 @@ template <class T, class It> struct less_at {
     It a;
     SCANVEC_HD bool operator()(index_t i, index_t j) const { return T(a[i]) < T(a[j]); }
 };
-
-struct ascending {
-    template <class T> SCANVEC_HD bool operator()(const T& a, const T& b) const { return a < b; }
-};
-
-/// Stable sort of (key, value) pairs by key. On CUDA: CUB's radix sort. On the
-/// host a comparison sort: Thrust's sequential radix sort (CCCL 3.0) widens int
-/// keys to 64 bits and so orders negative ints after the positive ones.
-template <class K, class V> void stable_sort_pairs(K first, K last, V values, stream_t s) {
-#if defined(SCANVEC_BACKEND_CUDA)
-    thrust::stable_sort_by_key(policy(s), first, last, values);
-#else
-    thrust::stable_sort_by_key(policy(s), first, last, values, ascending{});
-#endif
-}
 
 /// The positions of a in stable ascending order: order[j] = position of the j-th smallest.
 template <class A> vector<index_t> sorted_order(const A& a) {
