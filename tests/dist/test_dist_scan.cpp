@@ -149,3 +149,37 @@ TEST_CASE("dist segmented scan of the book's example") {
         CHECK(gathered_equals(r, std::vector<int>{0, 1, 3, 6, 0, 5, 11, 18, 26, 0}));
     }
 }
+
+// One value per segment, each on the rank of its segment's head, against a sequential loop.
+template <class T, class Op> std::vector<T> seq_segmented_reduce(const std::vector<T>& a, const std::vector<bool>& f, Op op, T id) {
+    std::vector<T> r;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (i == 0 || f[i]) r.push_back(id);
+        r.back() = op(r.back(), a[i]);
+    }
+    return r;
+}
+
+TEST_CASE("dist segmented_reduce with segments crossing ranks") {
+    for (spread s : spreads) {
+        for (std::size_t n : sizes) {
+            for (double p : {0.0, 0.02, 0.3, 1.0}) {
+                CAPTURE(name(s));
+                CAPTURE(n);
+                CAPTURE(p);
+                const auto f = random_flags(n, p, 80 + n);
+                const auto a = random_values<int>(n, 90 + n);
+                auto da = spread_out(a, s, n + 6);
+                auto df = spread_out(f, spread::random, n + 7);  // other blocks: moved to a's
+                auto r = sv::dist::segmented_reduce(da, df);
+                CHECK(layout_consistent(r));
+                CHECK(gathered_equals(r, seq_segmented_reduce(a, f, sv::plus<int>{}, 0)));
+                CHECK(gathered_equals(r, sv::segmented_reduce(sv::vector<int>(a), sv::vector<bool>(f)).to_host()));
+                const auto m = random_affine(n, 100 + n);
+                auto op = sv::monoid(affine_then{}, affine_identity);
+                CHECK(gathered_equals(sv::dist::segmented_reduce(spread_out(m, s, n + 8), df, op),
+                                      seq_segmented_reduce(m, f, op, affine_identity)));
+            }
+        }
+    }
+}

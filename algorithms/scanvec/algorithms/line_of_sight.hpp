@@ -18,6 +18,7 @@
 // its output, so the whole program is one pass over the altitudes.
 #pragma once
 
+#include <scanvec/algorithms/split.hpp>
 #include <scanvec/primitives/lazy_scan.hpp>
 #include <scanvec/primitives/rearrange.hpp>
 
@@ -45,10 +46,12 @@ struct rises_above {
 
 /// visible[i]: whether an observer at point 0, eye_height above altitude[0],
 /// sees point i of the profile (points are one step apart; point 0 is visible).
-template <class A> vector<bool> line_of_sight(const A& altitude, double eye_height = 0) {
-    static_assert(std::is_arithmetic_v<value_t<A>>, "sv::line_of_sight(altitude): altitudes must be numbers");
+/// The same text runs on sv::dist::vector (<scanvec/dist.hpp>).
+template <class A> detail::program_vector_t<A, bool> line_of_sight(const A& altitude, double eye_height = 0) {
+    static_assert(std::is_arithmetic_v<detail::program_value_t<A>>, "sv::line_of_sight(altitude): altitudes must be numbers");
+    using lazy = detail::lazy_views_t<A>;
     const std::size_t n = altitude.size();
-    if (n == 0) return vector<bool>();
+    if (n == 0) return detail::program_traits<A>::template empty<bool>(altitude);
     const double eye = double(extract(altitude, 0)) + eye_height;
     return detail::labelled("line_of_sight", n, [&] {
         // Angle[i] <- (Altitude[i] - eye) / i         (the slope orders points as the angle does)

@@ -22,6 +22,7 @@
 //   sv::radix_sort_by<&rec::key>(records, k = 8) the same with the field named at compile time
 #pragma once
 
+#include <scanvec/algorithms/split.hpp>
 #include <scanvec/algorithms/split_radix_sort.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 
@@ -37,6 +38,7 @@ inline void expect_digit_bits(int k) {
 
 /// The passes over K-bit keys, key_of(A) the keys of A (A itself, or a field of it).
 template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, KeyOf key_of) {
+    using lazy = lazy_views_t<std::decay_t<decltype(key_of(a))>>;
     expect_digit_bits(k);
     constexpr int bits = 8 * sizeof(K);
     const int d = std::min(k, bits);  // digit width
@@ -52,8 +54,10 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
 }  // namespace detail
 
 /// Sorts integer keys ascending, k bits per pass (one stable multisplit per digit).
-template <class A> vector<value_t<A>> radix_sort(const A& a, int k = 8) {
-    using K = value_t<A>;
+/// The same text runs on sv::dist::vector (<scanvec/dist.hpp>); sv::dist::radix_sort
+/// is the distributed sort with one all-to-all.
+template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix_sort(const A& a, int k = 8) {
+    using K = detail::program_value_t<A>;
     detail::expect_radix_key<K>();
     return detail::labelled("radix_sort", a.size(), [&] {
         return detail::radix_passes<K>(a, k, [](const auto& keys) -> const auto& { return keys; });

@@ -20,6 +20,7 @@
 //   sv::split_radix_sort_by<&rec::key>(records)   the same with the field named at compile time
 #pragma once
 
+#include <scanvec/algorithms/split.hpp>
 #include <scanvec/primitives/split.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 
@@ -54,13 +55,15 @@ template <auto Key> using key_field_t = typename member_traits<Key>::field_type;
 }  // namespace detail
 
 /// Sorts integer keys ascending by Blelloch's split loop, one bit per pass.
-template <class A> vector<value_t<A>> split_radix_sort(const A& a) {
-    using K = value_t<A>;
+/// The same text runs on sv::dist::vector (<scanvec/dist.hpp>).
+template <class A> detail::program_vector_t<A, detail::program_value_t<A>> split_radix_sort(const A& a) {
+    using K = detail::program_value_t<A>;
+    using lazy = detail::lazy_views_t<A>;
     detail::expect_radix_key<K>();
     return detail::labelled("split_radix_sort", a.size(), [&] {
         constexpr int bits = 8 * sizeof(K);
         // A <- split(A, A<0>)
-        vector<K> r = split(a, lazy::radix_digit(a, 0, 1));
+        auto r = split(a, lazy::radix_digit(a, 0, 1));
         for (int i = 1; i < bits; ++i)
             // A <- split(A, A<i>)
             r = split(r, lazy::radix_digit(r, i, 1));

@@ -3,6 +3,7 @@
 //   dist::map(f, a, b, ...)      r[i] = f(a[i], b[i], ...), r on a's blocks
 //   dist::index(n, comm)         r[i] = i, in even blocks
 //   dist::distribute(v, n, comm) n copies of v, in even blocks
+//   dist::extract(a, i)          a[i], on every rank
 //
 // Local: each rank works on its own block and nothing travels, except when
 // b, ... are on other blocks than a: they are moved to a's blocks first (an
@@ -43,6 +44,20 @@ template <class T> vector<T> distribute(const T& v, std::size_t n, const communi
     auto layout = detail::make_layout(detail::even_offsets(index_t(n), comm.size()));
     const std::size_t m = std::size_t(layout->offsets[std::size_t(comm.rank()) + 1] - layout->offsets[std::size_t(comm.rank())]);
     return detail::on_layout(scanvec::distribute(v, m), layout, comm);
+}
+
+/// a[i] on every rank: its owner reads it and broadcasts it (MPI_Bcast).
+/// i outside [0, n) throws sv::index_error on every rank (no communication).
+/// Collective; waits for the device.
+template <class T> T extract(const vector<T>& a, index_t i) {
+    if (i < 0 || i >= index_t(a.size()))
+        throw index_error("dist::extract: index " + std::to_string(i) + " is out of range for length " +
+                          std::to_string(a.size()));
+    const auto& o = a.offsets();
+    const int owner = int(std::upper_bound(o.begin(), o.end() - 1, i) - o.begin()) - 1;
+    detail::host_elem<T> v{};
+    if (a.comm().rank() == owner) v = detail::host_elem<T>(::scanvec::detail::element_at(a.local(), std::size_t(i - a.offset())));
+    return T(detail::broadcast(a.comm(), v, owner, "dist::extract (MPI_Bcast)"));
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

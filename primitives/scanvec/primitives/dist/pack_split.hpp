@@ -2,27 +2,16 @@
 //
 //   dist::pack(a, flags)    the a[i] whose flag is true, in order; each stays on its rank
 //   dist::split(a, flags)   stable: false flags first, then true; r on a's blocks
+//                           (the one-device split of each block, then one placed exchange)
 //
 // Flags: a dist::vector of bool or integers (nonzero = true), a's length; on
 // other blocks than a they are moved to a's first (dist::redistribute).
 #pragma once
 
+#include <scanvec/primitives/dist/multisplit.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
-namespace detail {
-
-/// Where split sends position i: falses keep their order from 0, trues from the number of falses.
-struct split_destination {
-    index_t falses;         // in the whole vector
-    index_t falses_before;  // on the ranks to the left
-    index_t trues_before;
-    template <class F> SCANVEC_HD index_t operator()(const F& f, index_t down, index_t i) const {
-        return f ? falses + trues_before + (i - down) : falses_before + down;
-    }
-};
-
-}  // namespace detail
 
 /// The elements whose flag is true, in order. Each kept element stays on its
 /// rank, so the result's blocks are uneven (dist::rebalance evens them).
@@ -39,9 +28,11 @@ template <class T, class F> vector<T> pack(const vector<T>& a, const vector<F>& 
 
 /// Stable split: the elements whose flag is false first, then those whose
 /// flag is true, each group in its original order; r on a's blocks.
-/// O(n/p) work per rank: a local enumerate, one MPI_Allgather of the counts of
-/// falses, then the elements move as in dist::permute (one exchange; a rank
-/// sends at most its block). Collective; waits for the device.
+/// O(n/p) work per rank: the one-device split of its block and a count of its
+/// flags; one MPI_Allgather of two counts; one exchange placed by intervals
+/// (this rank's falses go to one contiguous global range and its trues to
+/// another, so it sends each rank one contiguous range of its split block,
+/// which lands in at most two runs there). Collective; waits for the device.
 template <class T, class F> vector<T> split(const vector<T>& a, const vector<F>& flags) {
     static_assert(std::is_integral_v<F>, "sv::dist::split: flags must be bool or integers");
     detail::expect_same_comm("dist::split", a, flags);
@@ -50,18 +41,11 @@ template <class T, class F> vector<T> split(const vector<T>& a, const vector<F>&
     if (comm.size() == 1) return detail::on_layout(scanvec::split(a.local(), flags.local()), a.layout(), comm);
     std::optional<vector<F>> keep;
     const auto& f = detail::align(flags, a.layout(), keep, "dist::split");
-    // Down <- enumerate(not F) on the block; its total, and every rank's, give the global places
-    auto down = scanvec::scan_total(lazy::map(::scanvec::detail::flag_not_to_count{}, f.local()));
-    const auto falses = detail::allgather(comm, down.total, "dist::split (MPI_Allgather of counts)");
-    index_t before = 0, all = 0;
-    for (int r = 0; r < comm.size(); ++r) {
-        if (r < comm.rank()) before += falses[std::size_t(r)];
-        all += falses[std::size_t(r)];
-    }
-    // Index <- if F then Falses + Up else Down (global); permute(A, Index)
-    auto dest = lazy::map(detail::split_destination{all, before, a.offset() - before}, f.local(), down.values,
-                          lazy::index(a.local().size()));
-    return detail::place(a, dest, "dist::split");
+    const index_t m = index_t(a.local().size());
+    const index_t trues = m ? scanvec::count(f.local()) : 0;
+    auto grouped = m ? scanvec::split(a.local(), f.local()) : scanvec::vector<T>();
+    return detail::on_layout(detail::place_classes(comm, grouped, {m - trues, trues}, *a.layout(), "dist::split"),
+                             a.layout(), comm);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

@@ -47,16 +47,23 @@ template <class T> struct routed {
 template <class T, class Dest>
 routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Dest& dest, const layout& to, const char* op) {
     const int p = comm.size();
-    auto owners = lazy::map(owner_of{to.device_offsets.data(), p}, dest);
+    const std::size_t m = a.size();
+    // Each element's owner, found once (a binary search in the offsets); the
+    // counts, and the grouping by rank of values and targets, read it.
+    scanvec::vector<int> owners = materialize(lazy::map(owner_of{to.device_offsets.data(), p}, dest));
     std::vector<index_t> send_counts(std::size_t(p), 0);
-    if (!a.empty()) send_counts = scanvec::histogram(owners, p).to_host();
+    if (m) send_counts = scanvec::histogram(owners, p).to_host();
     const auto recv_counts = exchange_counts(comm, send_counts, step(op, "MPI_Alltoall of counts").c_str());
     index_t total = 0;
     for (index_t c : recv_counts) total += c;
     routed<T> r{scanvec::vector<T>(std::size_t(total), no_init), scanvec::vector<index_t>(std::size_t(total), no_init)};
-    // Group by destination rank (stable), then one exchange of values and targets.
-    auto values = scanvec::multisplit(a, owners, p);
-    auto targets = scanvec::multisplit(lazy::map(minus_base{0}, dest), owners, p);
+    // Group by destination rank (stable; owners lie in 0..p-1 by construction), then one exchange of values and targets.
+    scanvec::vector<T> values(m, no_init);
+    scanvec::vector<index_t> targets(m, no_init);
+    if (m) {
+        core::multisplit_into(a, owners, index_t(p), values);
+        core::multisplit_into(lazy::map(minus_base{0}, dest), owners, index_t(p), targets);
+    }
     std::vector<column> cols;
     add_columns(cols, values, r.values);
     add_columns(cols, targets, r.targets);
@@ -223,14 +230,18 @@ template <class T, class I> vector<T> back_permute(const vector<T>& a, const vec
     const auto& want = idx.local();
     const std::size_t m = want.size();
     // Requests: the wanted global positions, grouped by the rank that owns them.
-    auto owners = lazy::map(detail::owner_of{a.layout()->device_offsets.data(), p}, want);
+    scanvec::vector<int> owners = materialize(lazy::map(detail::owner_of{a.layout()->device_offsets.data(), p}, want));
     std::vector<index_t> ask_counts(std::size_t(p), 0);
     if (m) ask_counts = scanvec::histogram(owners, p).to_host();
     const auto asked_counts = detail::exchange_counts(comm, ask_counts, "dist::back_permute (MPI_Alltoall of counts)");
     index_t asked_total = 0;
     for (index_t c : asked_counts) asked_total += c;
-    auto order = scanvec::multisplit(lazy::index(m), owners, p);  // my positions, grouped as the requests
-    auto requests = scanvec::multisplit(lazy::map(detail::minus_base{0}, want), owners, p);
+    // My positions, grouped as the requests, and the requests (owners lie in 0..p-1 by construction)
+    scanvec::vector<index_t> order(m, no_init), requests(m, no_init);
+    if (m) {
+        ::scanvec::detail::multisplit_into(lazy::index(m), owners, index_t(p), order);
+        ::scanvec::detail::multisplit_into(lazy::map(detail::minus_base{0}, want), owners, index_t(p), requests);
+    }
     scanvec::vector<index_t> asked(std::size_t(asked_total), no_init);
     {
         std::vector<detail::column> cols;

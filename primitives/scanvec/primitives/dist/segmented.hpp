@@ -2,6 +2,7 @@
 //
 //   dist::segmented_scan(a, flags, op)            exclusive, restarting at every head flag
 //   dist::segmented_inclusive_scan(a, flags, op)  inclusive, likewise
+//   dist::segmented_reduce(a, flags, op)          one value per segment, on the rank of its head
 //
 // Position 0 always starts a segment; a block's first position does not,
 // unless its flag is set. Each rank scans its block, then the elements before
@@ -79,7 +80,76 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
     return on_layout(std::move(r), a.layout(), comm);
 }
 
+/// What a block passes to the left for segmented_reduce: the fold of its
+/// elements before its first head (all of them when it has none), whether it
+/// has a head, and how many segments start on it.
+template <class T> struct reduce_summary {
+    T before_head;
+    int has_head;
+};
+
+/// r[i] = local[i + skip], the last one with the carry from the right folded in on its right.
+template <class It, class T, class Op> struct own_segments {
+    It local;
+    index_t skip, last;
+    T carry;
+    Op op;
+    SCANVEC_HD T operator()(index_t i) const {
+        const T v = T(local[i + skip]);
+        return i == last ? T(op(v, carry)) : v;
+    }
+};
+
 }  // namespace detail
+
+/// One value per segment (the fold of its elements, in order), segments
+/// given by head flags and crossing ranks freely; each result lives on the
+/// rank that holds its segment's head (position 0 is always a head), so the
+/// result's blocks are uneven. Any associative operator.
+/// O(n/p) work per rank: the one-device segmented reduce of its block, and a
+/// pass over its results; each rank sends one value and one flag, then one
+/// count (two MPI_Allgather). Collective; waits for the device.
+template <class T, class F, class Op = plus<T>>
+vector<T> segmented_reduce(const vector<T>& a, const vector<F>& flags, Op op = {}) {
+    static_assert(std::is_integral_v<F>, "sv::dist::segmented_reduce: flags must be bool or integers");
+    constexpr const char* name = "dist::segmented_reduce";
+    detail::expect_same_comm(name, a, flags);
+    detail::expect_same_size(name, a, flags);
+    const auto& comm = a.comm();
+    if (comm.size() == 1) return vector<T>(scanvec::segmented_reduce(a.local(), flags.local(), op), comm);
+    std::optional<vector<F>> keep;
+    const auto& fl = detail::align(flags, a.layout(), keep, name);
+    const auto& x = a.local();
+    const auto& f = fl.local();
+    const std::size_t m = x.size();
+    const T id = detail::core::identity_of<T>(op);
+    // Local segments: the block's first position acts as a head
+    scanvec::vector<T> local = m ? scanvec::segmented_reduce(x, f, op) : scanvec::vector<T>();
+    const bool lead = m && (a.offset() == 0 || bool(detail::core::element_at(f, 0)));  // a real head at the start
+    detail::reduce_summary<T> mine{id, 0};
+    if (m) {
+        mine.has_head = lead || local.size() > 1;
+        if (!lead) mine.before_head = detail::core::element_at(local, 0);
+    }
+    const auto all = detail::allgather(comm, mine, detail::step(name, "MPI_Allgather of block summaries").c_str());
+    // This rank's last segment goes on through the ranks to its right up to the next head
+    const int p = comm.size(), me = comm.rank();
+    T carry = id;
+    for (int q = me + 1; q < p; ++q) {
+        carry = op(carry, all[std::size_t(q)].before_head);
+        if (all[std::size_t(q)].has_head) break;
+    }
+    const index_t skip = lead ? 0 : 1;
+    const index_t own = mine.has_head ? index_t(local.size()) - skip : 0;
+    scanvec::vector<T> r(std::size_t(own), no_init);
+    if (own) {
+        using G = detail::own_segments<decltype(detail::core::reader(local)), T, Op>;
+        r = materialize(view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                             G{detail::core::reader(local), skip, own - 1, carry, op}),
+                             std::size_t(own)));
+    }
+    return vector<T>(std::move(r), comm);  // one MPI_Allgather of the counts
+}
 
 /// Exclusive scan restarting at every head flag (identity at each head), over
 /// segments that may span ranks; r on a's blocks. O(n/p) work per rank; each

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail {
@@ -113,6 +114,125 @@ struct layout_ints {
         mpi_count(total, op);
     }
 };
+
+/// Every rank's values (the same number from each), in rank order: rank r's at [r * v.size(), ...).
+inline std::vector<index_t> allgather_counts(const communicator& comm, const std::vector<index_t>& v, const char* op) {
+    std::vector<std::int64_t> mine(v.begin(), v.end()), all(v.size() * std::size_t(comm.size()));
+    const int k = mpi_count(index_t(v.size()), op);
+    mpi_check(MPI_Allgather(mine.data(), k, MPI_INT64_T, all.data(), k, MPI_INT64_T, comm.mpi()), op);
+    return std::vector<index_t>(all.begin(), all.end());
+}
+
+/// The elementwise sum of every rank's v (MPI_Allreduce).
+inline std::vector<index_t> allreduce_sums(const communicator& comm, const std::vector<index_t>& v, const char* op) {
+    std::vector<std::int64_t> mine(v.begin(), v.end()), all(v.size());
+    mpi_check(MPI_Allreduce(mine.data(), all.data(), mpi_count(index_t(v.size()), op), MPI_INT64_T, MPI_SUM, comm.mpi()),
+              op);
+    return std::vector<index_t>(all.begin(), all.end());
+}
+
+/// The smallest and the largest of every rank's v (one MPI_Allreduce).
+inline std::pair<std::uint64_t, std::uint64_t> allreduce_min_max(const communicator& comm, std::uint64_t lo,
+                                                                 std::uint64_t hi, const char* op) {
+    std::uint64_t mine[2] = {lo, ~hi}, all[2] = {0, 0};  // max(hi) = ~min(~hi)
+    mpi_check(MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, comm.mpi()), op);
+    return {all[0], ~all[1]};
+}
+
+/// One run of positions [at, at + count) of an array.
+struct run {
+    index_t at;
+    index_t count;
+};
+
+/// An exchange where every element lands in a place known beforehand: this
+/// rank sends peer q the send_count[q] elements from position send_at[q] of
+/// its send array (one contiguous range, possibly empty), and what peer r
+/// sends fills the runs recv_runs[r] of its receive array, in order. Lengths
+/// of the two arrays: send_total, recv_total.
+struct placed_exchange {
+    std::vector<index_t> send_at, send_count;
+    std::vector<std::vector<run>> recv_runs;
+    index_t send_total = 0, recv_total = 0;
+    explicit placed_exchange(int p) : send_at(std::size_t(p), 0), send_count(std::size_t(p), 0), recv_runs(std::size_t(p)) {}
+    /// Appends a received run from peer r, merged with the previous one when they touch.
+    void receive(int r, index_t at, index_t count) {
+        if (count <= 0) return;
+        auto& runs = recv_runs[std::size_t(r)];
+        if (!runs.empty() && runs.back().at + runs.back().count == at) runs.back().count += count;
+        else runs.push_back(run{at, count});
+    }
+    /// Adds the local positions [at, at + count) to what goes to peer q (contiguous with what is there).
+    void send(int q, index_t at, index_t count) {
+        if (count <= 0) return;
+        if (send_count[std::size_t(q)] == 0) send_at[std::size_t(q)] = at;
+        send_count[std::size_t(q)] += count;
+    }
+};
+
+/// The placed exchange: for each column, one MPI_Isend per peer (its
+/// contiguous range) and one MPI_Irecv per peer into an indexed datatype of
+/// its runs, so elements land in place with no pass after; all columns in
+/// flight together, one MPI_Waitall. Collective in effect (every rank calls
+/// it with matching placements); waits until this rank's data has arrived.
+inline void exchange_placed(const communicator& comm, const placed_exchange& x, const std::vector<column>& cols,
+                            const char* op) {
+    const int p = comm.size();
+    if (cols.empty()) return;
+#if defined(SCANVEC_BACKEND_CUDA)
+    // As in exchange_columns: device data is staged through host memory until the NCCL path lands.
+    std::vector<std::vector<unsigned char>> host_send(cols.size()), host_recv(cols.size());
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        host_send[c].resize(std::size_t(x.send_total) * cols[c].elem_bytes);
+        host_recv[c].resize(std::size_t(x.recv_total) * cols[c].elem_bytes);
+        if (!host_send[c].empty()) backend::copy_to_host(host_send[c].data(), cols[c].send, host_send[c].size(), op);
+    }
+    auto send_ptr = [&](std::size_t c) -> const unsigned char* { return host_send[c].data(); };
+    auto recv_ptr = [&](std::size_t c) -> unsigned char* { return host_recv[c].data(); };
+#else
+    auto send_ptr = [&](std::size_t c) -> const unsigned char* { return static_cast<const unsigned char*>(cols[c].send); };
+    auto recv_ptr = [&](std::size_t c) -> unsigned char* { return static_cast<unsigned char*>(cols[c].recv); };
+#endif
+    constexpr int tag_base = 0x5ca0;
+    std::vector<MPI_Request> requests;
+    std::vector<std::unique_ptr<byte_type>> types;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        types.push_back(std::make_unique<byte_type>(cols[c].elem_bytes, op));
+        const MPI_Datatype t = types.back()->get();
+        const int tag = tag_base + int(c);
+        // Receives first: each peer's runs as one indexed type, freed once posted (MPI finishes the receive).
+        for (int r = 0; r < p; ++r) {
+            const auto& runs = x.recv_runs[std::size_t(r)];
+            if (runs.empty()) continue;
+            std::vector<int> lengths(runs.size()), displs(runs.size());
+            for (std::size_t k = 0; k < runs.size(); ++k) {
+                lengths[k] = mpi_count(runs[k].count, op);
+                displs[k] = mpi_count(runs[k].at, op);
+            }
+            MPI_Datatype indexed = MPI_DATATYPE_NULL;
+            mpi_check(MPI_Type_indexed(int(runs.size()), lengths.data(), displs.data(), t, &indexed), op);
+            mpi_check(MPI_Type_commit(&indexed), op);
+            requests.push_back(MPI_REQUEST_NULL);
+            const int rc = MPI_Irecv(recv_ptr(c), 1, indexed, r, tag, comm.mpi(), &requests.back());
+            MPI_Type_free(&indexed);
+            mpi_check(rc, op);
+        }
+        for (int q = 0; q < p; ++q) {
+            const index_t n = x.send_count[std::size_t(q)];
+            if (n == 0) continue;
+            requests.push_back(MPI_REQUEST_NULL);
+            mpi_check(MPI_Isend(send_ptr(c) + std::size_t(x.send_at[std::size_t(q)]) * cols[c].elem_bytes,
+                                mpi_count(n, op), t, q, tag, comm.mpi(), &requests.back()),
+                      op);
+        }
+    }
+    if (!requests.empty())
+        mpi_check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), op);
+#if defined(SCANVEC_BACKEND_CUDA)
+    for (std::size_t c = 0; c < cols.size(); ++c)
+        if (!host_recv[c].empty()) backend::copy_to_device(cols[c].recv, host_recv[c].data(), host_recv[c].size(), op);
+#endif
+}
 
 /// The element exchange: every column's elements go to their destination
 /// ranks, one all-to-all per column, all in flight together (MPI_Ialltoallv,

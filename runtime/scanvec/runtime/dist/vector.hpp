@@ -152,6 +152,11 @@ public:
         return std::vector<T>(all.begin(), all.end());
     }
 
+    /// The vector itself (programs written for lazy views call to_vector() on
+    /// what they build; distributed programs build vectors). No communication.
+    vector to_vector() const& { return *this; }
+    vector to_vector() && { return std::move(*this); }
+
     /// Collective: the whole vector as one sv::vector on root (empty elsewhere).
     block_type gather(int root = 0) const {
         auto h = to_host(root);

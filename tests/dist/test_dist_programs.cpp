@@ -1,0 +1,173 @@
+// The book's programs, written once on sv::vector, run on sv::dist::vector from
+// the same source (split_radix_sort, split_by_enumerate, line_of_sight), and
+// the distributed sort and multisplit: every result gathered and compared with
+// the one-device program (or std::sort) over the same host data, on every
+// layout, with sizes 0, 1, fewer than the ranks, odd and larger.
+#include "dist_support.hpp"
+
+using namespace dtest;
+
+namespace {
+const std::vector<std::size_t> program_sizes = {0, 1, 2, 3, 7, 100, 2003};
+}
+
+TEST_CASE("split_radix_sort runs unchanged on dist vectors") {
+    for (spread s : spreads) {
+        for (std::size_t n : program_sizes) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto a = random_values<int>(n, 3000 + n, -1000000, 1000000);
+            auto d = sv::split_radix_sort(spread_out(a, s, n));
+            static_assert(std::is_same_v<decltype(d), sv::dist::vector<int>>);
+            CHECK(d.offsets() == spread_out(a, s, n).offsets());
+            auto want = a;
+            std::sort(want.begin(), want.end());
+            CHECK(want == sv::split_radix_sort(sv::vector<int>(a)).to_host());
+            CHECK(gathered_equals(d, want));
+            const auto b = random_values<std::uint8_t>(n, 3100 + n, 0, 255);
+            auto wb = b;
+            std::sort(wb.begin(), wb.end());
+            CHECK(gathered_equals(sv::split_radix_sort(spread_out(b, s, n + 3)), wb));
+        }
+    }
+}
+
+TEST_CASE("radix_sort (the program) runs unchanged on dist vectors") {
+    for (spread s : spreads) {
+        for (std::size_t n : program_sizes) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto a = random_values<std::int64_t>(n, 3150 + n, -(1LL << 40), 1LL << 40);
+            auto want = a;
+            std::sort(want.begin(), want.end());
+            for (int k : {8, 5}) {
+                CAPTURE(k);
+                auto d = sv::radix_sort(spread_out(a, s, n), k);
+                static_assert(std::is_same_v<decltype(d), sv::dist::vector<std::int64_t>>);
+                CHECK(gathered_equals(d, want));
+            }
+        }
+    }
+}
+
+TEST_CASE("split_by_enumerate runs unchanged on dist vectors") {
+    for (spread s : spreads) {
+        for (std::size_t n : program_sizes) {
+            for (double p : {0.0, 0.4, 1.0}) {
+                CAPTURE(name(s));
+                CAPTURE(n);
+                CAPTURE(p);
+                const auto a = random_values<long long>(n, 3200 + n);
+                const auto f = random_flags(n, p, 3300 + n);
+                const auto want = sv::split_by_enumerate(sv::vector<long long>(a), sv::vector<bool>(f)).to_host();
+                auto d = sv::split_by_enumerate(spread_out(a, s, n), spread_out(f, spread::random, n + 5));
+                CHECK(gathered_equals(d, want));
+                CHECK(gathered_equals(sv::dist::split(spread_out(a, s, n), spread_out(f, s, n)), want));
+            }
+        }
+    }
+}
+
+TEST_CASE("line_of_sight runs unchanged on dist vectors") {
+    for (spread s : spreads) {
+        for (std::size_t n : program_sizes) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto alt = random_values<double>(n, 3400 + n, 0, 1000);
+            for (double eye : {0.0, 25.0}) {
+                const auto want = sv::line_of_sight(sv::vector<double>(alt), eye).to_host();
+                auto d = sv::line_of_sight(spread_out(alt, s, n), eye);
+                static_assert(std::is_same_v<decltype(d), sv::dist::vector<bool>>);
+                CHECK(d.size() == n);
+                CHECK(gathered_equals(d, want));
+            }
+            const auto ints = random_values<int>(n, 3500 + n, -50, 50);
+            CHECK(gathered_equals(sv::line_of_sight(spread_out(ints, s, n)),
+                                  sv::line_of_sight(sv::vector<int>(ints)).to_host()));
+        }
+    }
+}
+
+TEST_CASE("dist extract") {
+    const auto a = random_values<int>(41, 3600);
+    for (spread s : spreads) {
+        CAPTURE(name(s));
+        auto d = spread_out(a, s, 41);
+        bool all = true;
+        for (sv::index_t i = 0; i < 41; ++i) all = all && sv::dist::extract(d, i) == a[std::size_t(i)];
+        CHECK(all);
+        CHECK_THROWS_AS(sv::dist::extract(d, 41), sv::index_error);
+        CHECK_THROWS_AS(sv::dist::extract(d, -1), sv::index_error);
+    }
+}
+
+TEST_CASE("dist multisplit is stable") {
+    for (spread s : spreads) {
+        for (std::size_t n : program_sizes) {
+            for (sv::index_t m : {sv::index_t(1), sv::index_t(3), sv::index_t(256)}) {
+                CAPTURE(name(s));
+                CAPTURE(n);
+                CAPTURE(m);
+                const auto a = random_values<int>(n, 3700 + n);
+                auto dig = random_values<int>(n, 3800 + n, 0, m - 1);
+                if (m == 256)  // skewed: most in one class
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (i % 5) dig[i] = 17;
+                const auto want = sv::multisplit(sv::vector<int>(a), sv::vector<int>(dig), m).to_host();
+                auto d = sv::dist::multisplit(spread_out(a, s, n), spread_out(dig, spread::random, n + 9), m);
+                CHECK(d.offsets() == spread_out(a, s, n).offsets());
+                CHECK(gathered_equals(d, want));
+                std::vector<particle> ps(n);
+                for (std::size_t i = 0; i < n; ++i) ps[i] = {double(a[i]), float(i), std::int16_t(i % 99)};
+                CHECK(gathered_equals(sv::dist::multisplit(spread_out(ps, s, n), spread_out(dig, s, n), m),
+                                      sv::multisplit(sv::vector<particle>(ps), sv::vector<int>(dig), m).to_host()));
+            }
+        }
+    }
+}
+
+TEST_CASE("dist multisplit with a bad digit on one rank throws on every rank") {
+    const std::size_t n = 29;
+    const auto a = random_values<int>(n, 3900);
+    auto dig = random_values<int>(n, 3901, 0, 3);
+    dig[n - 2] = 4;  // on the last holder only
+    for (spread s : spreads) {
+        CAPTURE(name(s));
+        CHECK_THROWS_AS(sv::dist::multisplit(spread_out(a, s), spread_out(dig, s), 4), sv::index_error);
+        CHECK(sv::dist::reduce(spread_out(a, s)) == std::accumulate(a.begin(), a.end(), 0));
+    }
+}
+
+template <class K> void check_sort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
+    auto d = spread_out(keys, s, seed);
+    auto r = sv::dist::radix_sort(d);
+    CHECK(r.offsets() == d.offsets());
+    auto want = keys;
+    std::sort(want.begin(), want.end());
+    CHECK(gathered_equals(r, want));
+}
+
+TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
+    for (spread s : spreads) {
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7),
+                              std::size_t(1001), std::size_t(20011)}) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto r32 = random_values<int>(n, 4000 + n, -2000000000, 2000000000);
+            check_sort(r32, s, n);
+            auto sorted = r32;
+            std::sort(sorted.begin(), sorted.end());
+            check_sort(sorted, s, n + 1);
+            std::reverse(sorted.begin(), sorted.end());
+            check_sort(sorted, s, n + 2);
+            check_sort(std::vector<int>(n, -7), s, n + 3);
+            auto skewed = random_values<std::int64_t>(n, 4100 + n, 0, 1000);
+            for (std::size_t i = 0; i < n; ++i)
+                if (i % 10 == 3) skewed[i] = std::int64_t(1) << 60;  // one far key range, the rest narrow
+                else if (i % 3) skewed[i] = 5;
+            check_sort(skewed, s, n + 4);
+            check_sort(random_values<std::uint16_t>(n, 4200 + n, 0, 65535), s, n + 5);
+            check_sort(random_values<std::uint64_t>(n, 4300 + n, 0, 1LL << 62), s, n + 6);
+        }
+    }
+}
