@@ -7,7 +7,8 @@
 // 10^6 random keys (10^7 on a GPU), timed, with their step and work totals.
 // The program checks its own results (exit code 1 on a wrong answer), so it is
 // also a test. Run it with the host preset on any machine, or the cuda preset
-// on a GPU.
+// on a GPU. `tour --html trace.html` also draws part 2's programs as one HTML
+// page (docs/trace.md; docs/render-trace.sh renders it to a PNG).
 #include <scanvec/scanvec.hpp>
 
 #include <algorithm>
@@ -64,7 +65,28 @@ void timed(const char* title, const sv::vector<int>& keys, const std::vector<int
     if (want) expect(out.to_host() == *want, title);
 }
 
-int main() {
+/// The pictures: split, a segmented scan, a permute and quicksort's rounds on
+/// the tour's small vectors, as one self-contained HTML page at path.
+static void draw(const std::string& path, const sv::vector<int>& sixteen) {
+    sv::trace_options o;
+    o.html = path;
+    o.title = "scanvec tour: split, a segmented scan, a permute, quicksort";
+    sv::trace t(o);
+    auto s = sv::split(sixteen, sv::lazy::map(is_odd{}, sixteen));
+    sv::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    sv::vector<bool> heads = {true, false, false, false, true, false, false, false, false, true};
+    auto seg = sv::segmented_scan(v, heads);
+    sv::vector<int> a = {3, 1, 7, 0, 4, 1, 6, 3};
+    sv::vector<int> idx = {2, 5, 4, 3, 1, 6, 0, 7};
+    auto permuted = sv::permute(a, idx);
+    auto q = sv::quicksort_rounds(sixteen, [](int, const auto&, const auto&) {});
+    expect(seg.to_host()[9] == 0 && permuted.to_host()[2] == 3 && q.sorted.to_host()[0] == 0 && s.size() == 16, "draw");
+}
+
+int main(int argc, char** argv) {
+    std::string html;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--html") html = argv[i + 1];
     std::cout << "scanvec tour (" << sv::backend_name() << " backend)\n\n";
     std::cout << "== part 1: the primitives, traced (each call, its lengths and its vectors)\n\n";
 
@@ -108,7 +130,8 @@ int main() {
         std::cout << "\n";
     }
 
-    std::cout << "\n== part 2: programs of primitives, traced on 16 keys (steps = the model's depth)\n\n";
+    std::cout << "\n== part 2: programs of primitives, traced on 16 keys (steps = the model's depth)\n";
+    std::cout << "   (a composite call first, the steps it is made of indented beneath it)\n\n";
     sv::vector<int> sixteen = {9, 4, 12, 1, 7, 4, 15, 3, 8, 11, 0, 6, 4, 14, 2, 10};
     {
         std::cout << "-- split(A, odd(A)): evens left, odds right, each in order\n";
@@ -131,10 +154,19 @@ int main() {
     }
     std::cout << "\n";
     // quicksort_rounds with a watcher runs every round down to segments of one;
-    // sv::quicksort would sort these 16 keys at once by its base case
+    // sv::quicksort would sort these 16 keys at once by its base case. Each
+    // round shows the book's picture of it: the pivot of each segment over
+    // all of it, the three-way flags F, where the split sends each key, and
+    // the keys and segment heads after it; its steps beneath it, their helper
+    // passes folded (sv::trace_options::internals unfolds them)
     traced("quicksort(A): every segment split in one round", sixteen, [](const sv::vector<int>& k) {
         return sv::quicksort_rounds(k, [](int, const auto&, const auto&) {}).sorted;
     });
+
+    if (!html.empty()) {
+        draw(html, sixteen);
+        std::cout << "\n(part 2 drawn in " << html << ")\n";
+    }
 
     const std::size_t n = sv::backend_name() == std::string("cuda") ? 10000000 : 1000000;
     std::cout << "\n== part 3: the same programs on " << n << " random int32 keys (" << sv::backend_name()

@@ -10,7 +10,9 @@
 // Every segment is split in the same round, so a round is a constant number of
 // primitive steps (the three-way split family, three_way_split.hpp) whatever
 // the number of segments, and the rounds are the depth of the recursion:
-// O(log n) expected. How it runs, why, and what it measured:
+// O(log n) expected. Traced (sv::trace), each round is a call "round" that
+// shows the book's picture of it (A, Seg-Flags, Pivots, F, Index, A',
+// Seg-Flags') with its steps beneath. How it runs, why, and what it measured:
 // docs/design/quicksort.md.
 #pragma once
 
@@ -19,8 +21,10 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN
 
@@ -84,6 +88,71 @@ struct ninther {
     }
 };
 
+/// The book's picture of one round, for a trace that shows its vectors
+/// (sv::trace): the keys and segments as the pivots are chosen, then the
+/// keys and segments the split made. Read back to the host only when shown.
+template <class T, class Pos> struct round_picture {
+    bool shown = false;
+    std::vector<T> keys, pivot;
+    std::vector<Pos> start;
+
+    explicit round_picture(std::size_t n) {
+        auto& obs = runtime::observation();
+        if constexpr (std::is_arithmetic_v<T>) shown = obs.current && obs.current->wants_values(n);
+        (void)obs;
+    }
+    void before(const pivoted_segments<T, Pos>& segs) {
+        if constexpr (std::is_arithmetic_v<T>) {
+            if (!shown) return;
+            keys = segs.keys.to_host();
+            pivot = segs.pivot.to_host();
+            start = segs.start.to_host();
+        } else {
+            (void)segs;
+        }
+    }
+    /// Rows A, Seg-Flags, Pivots (each segment's pivot over all of it; a
+    /// segment of one is its own), F (<, = or > than the pivot), Index (where
+    /// the three-way split sends each key), then A' and Seg-Flags' as split.
+    void after(const pivoted_segments<T, Pos>& segs) {
+        if constexpr (std::is_arithmetic_v<T>) draw(segs); else (void)segs;
+    }
+    void draw(const pivoted_segments<T, Pos>& segs) {
+        if (!shown) return;
+        const std::size_t n = keys.size();
+        std::vector<std::size_t> end(n);  // one past each key's segment
+        for (std::size_t i = n; i-- > 0;) end[i] = (i + 1 == n || std::size_t(start[i + 1]) == i + 1) ? i + 1 : end[i + 1];
+        std::vector<std::string> heads(n), pivots(n), flags(n), index(n), new_heads(n);
+        std::vector<int> cls(n);  // 0 less, 1 equal, 2 greater
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t s = std::size_t(start[i]);
+            const T p = end[i] - s >= 2 ? pivot[s] : keys[i];
+            cls[i] = keys[i] < p ? 0 : (p < keys[i] ? 2 : 1);
+            heads[i] = s == i ? "T" : "F";
+            pivots[i] = table::cell(p);
+            flags[i] = cls[i] == 0 ? "<" : (cls[i] == 1 ? "=" : ">");
+        }
+        for (std::size_t s = 0; s < n; s = end[s]) {  // stable: less, then equal, then greater
+            std::size_t at = s;
+            for (int c = 0; c < 3; ++c)
+                for (std::size_t i = s; i < end[s]; ++i)
+                    if (cls[i] == c) index[i] = std::to_string(at++);
+        }
+        const auto keys_after = segs.keys.to_host();
+        const auto start_after = segs.start.to_host();
+        std::vector<std::string> a(n), a_after(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            a[i] = table::cell(keys[i]);
+            a_after[i] = table::cell(keys_after[i]);
+            new_heads[i] = std::size_t(start_after[i]) == i ? "T" : "F";
+        }
+        table t;
+        t.row_cells("A", a).row_cells("Seg-Flags", heads).row_cells("Pivots", pivots).row_cells("F", flags);
+        t.row_cells("Index", index).row_cells("A'", a_after).row_cells("Seg-Flags'", new_heads);
+        if (auto* obs = runtime::observation().current) obs->model_view(t, 5);
+    }
+};
+
 struct no_round_callback {
     template <class... X> void operator()(const X&...) const {}
 };
@@ -107,15 +176,20 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
     pivoted_segments<T, Pos> segs(materialize(input));
     std::uint64_t queued = 0;
     const auto round = [&] {  // queues one round; returns its descents, on their way to the host
-        // the base case: every short segment sorted at once, its keys finished
-        if (base_case) sort_short_segments(segs);
-        // Pivots <- a pivot of each segment, at its head
-        choose_pivots(segs, ninther{queued++});
-        // F <- A <=> Pivots[Start], counted per segment, with the descents
-        auto descents = count_three_ways_to_device(segs).fetch();
-        // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater
-        segs = split_three_ways(segs);
-        return descents;
+        return labelled("round", segs.size(), [&] {
+            // the base case: every short segment sorted at once, its keys finished
+            if (base_case) sort_short_segments(segs);
+            // Pivots <- a pivot of each segment, at its head
+            choose_pivots(segs, ninther{queued++});
+            round_picture<T, Pos> picture(segs.size());  // shown by a trace only
+            picture.before(segs);
+            // F <- A <=> Pivots[Start], counted per segment, with the descents
+            auto descents = count_three_ways_to_device(segs).fetch();
+            // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater
+            segs = split_three_ways(segs);
+            picture.after(segs);
+            return descents;
+        });
     };
     // Unwatched, the host queues round r+1 before it reads round r's descents
     // (from the second round on): the GPU never idles while the host reads

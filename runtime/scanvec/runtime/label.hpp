@@ -3,7 +3,8 @@
 // The label (name, lengths, and optionally the inputs) is the hook for tracing
 // and the work/depth counters (sv::trace), and it is where Thrust/CUDA
 // failures become scanvec errors that name the primitive. With no observer
-// installed, a label costs one branch.
+// installed, a label costs one branch. A traced call's vectors are named by
+// their role in the model (runtime::roles_of, or the caller's sv::trace_roles).
 #pragma once
 
 #include <scanvec/runtime/error.hpp>
@@ -11,6 +12,8 @@
 
 #include <thrust/system_error.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <new>
 #include <string>
 
@@ -26,30 +29,109 @@ struct call_record {
 };
 
 /// Receives every primitive call made on this thread while installed (see sv::trace).
+/// For each call: enter() when it starts, then the calls it makes, then
+/// primitive() when it ends, or unwind() when it ends by an exception.
 struct observer {
     virtual ~observer() = default;
+    virtual void enter(const char* /*name*/, std::size_t /*in*/) {}
     /// values holds the inputs and the output as table rows when wants_values() said so.
     virtual void primitive(const call_record& call, const table* values) = 0;
+    virtual void unwind() {}
     virtual bool wants_values(std::size_t /*n*/) const { return false; }
+    /// A program's own picture of the running call, in the model's terms (rows
+    /// named by role): a quicksort round shows its pivots, flags and new positions.
+    /// permute_into: the row the "Index" row scatters into (an arrow from each
+    /// position i of the rows above to Index[i] of that row), or -1 for none.
+    virtual void model_view(const table& /*rows*/, int /*permute_into*/) {}
+};
+
+/// The names of the vectors of one call, in the model's terms: its inputs in
+/// order, then its result (null: not named).
+struct roles {
+    const char* in[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    const char* out = nullptr;
 };
 
 struct observer_state {
     observer* current = nullptr;
     int level = 0;
     bool made_call = false;  // the running call has called a primitive itself
+    bool has_roles = false;  // next_roles names the next call's vectors
+    roles next_roles;
 };
 inline observer_state& observation() {
     thread_local observer_state s;
     return s;
 }
 
+/// The names the model gives the vectors of the primitive called name (A,
+/// Flags, Index, Heads ...), for the rows of a traced call.
+inline roles roles_of(const char* name) {
+    const std::string n = name;
+    roles r;
+    auto set = [&](std::initializer_list<const char*> in, const char* out) {
+        std::size_t k = 0;
+        for (const char* x : in) r.in[k++] = x;
+        r.out = out;
+    };
+    if (n == "permute" || n == "default_permute") set({"A", "Index"}, "Permuted");
+    else if (n == "back_permute") set({"A", "Index"}, "Gathered");
+    else if (n == "split" || n == "split_by_enumerate") set({"A", "Flags"}, "Split");
+    else if (n == "pack") set({"A", "Flags"}, "Packed");
+    else if (n == "enumerate") set({"Flags"}, "Enumerate");
+    else if (n == "segmented_split") set({"A", "Flags", "Heads"}, "Split");
+    else if (n == "segmented_enumerate") set({"Flags", "Heads"}, "Enumerate");
+    else if (n == "segmented_index") set({"Heads"}, "Index");
+    else if (n == "segmented_reduce") set({"A", "Heads"}, "Sums");
+    else if (n == "segment_ids") set({"Heads"}, "Segment");
+    else if (n == "offsets_to_flags") set({"Offsets"}, "Heads");
+    else if (n.rfind("segmented_", 0) == 0) set({"A", "Heads"}, "Scan");
+    else if (n.find("scan") != std::string::npos) set({"A"}, "Scan");
+    else if (n == "reduce") set({"A"}, "Reduce");
+    else if (n == "write" || n == "combining_write") set({"D", "Index", "Values"}, "D");
+    else if (n == "distribute") set({"A"}, "Distributed");
+    else if (n == "index") set({}, "Index");
+    else if (n == "map") set({"A", "B", "C", "D", "E", "F"}, "Map");
+    else if (n == "split_radix_sort" || n == "radix_sort" || n == "quicksort") set({"A"}, "Sorted");
+    else set({"A", "B", "C", "D", "E", "F"}, "Result");
+    return r;
+}
+
 }  SCANVEC_NAMESPACE_END  // runtime
+
+SCANVEC_NAMESPACE_BEGIN
+
+/// Names the vectors of the next primitive call this thread makes (while it
+/// lives), for a trace's rows: its inputs in order, then its result. Without
+/// a trace alive it does nothing.
+///     { sv::trace_roles r({"Keys", "Odd"}, "Evens-First"); auto s = sv::split(k, odd); }
+class trace_roles {
+public:
+    explicit trace_roles(std::initializer_list<const char*> inputs, const char* result = nullptr) {
+        auto& obs = runtime::observation();
+        if (!obs.current) return;
+        runtime::roles r;
+        std::size_t k = 0;
+        for (const char* x : inputs)
+            if (k < 6) r.in[k++] = x;
+        r.out = result;
+        obs.next_roles = r;
+        obs.has_roles = true;
+    }
+    trace_roles(const trace_roles&) = delete;
+    trace_roles& operator=(const trace_roles&) = delete;
+    ~trace_roles() { runtime::observation().has_roles = false; }
+};
+
+SCANVEC_NAMESPACE_END
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class X> void add_row(table& t, const char* name, const X& x) {
     if constexpr (is_sequence_v<X>) {
         if constexpr (std::is_arithmetic_v<value_t<X>>) t.row(name, x);
+    } else if constexpr (std::is_arithmetic_v<X>) {
+        t.row_cells(name, {table::cell(x)});  // a scalar result: one cell
     }
 }
 
@@ -80,21 +162,37 @@ auto labelled(const char* name, std::size_t in, F&& body, const Inputs&... input
     auto& obs = runtime::observation();
     if (!obs.current) return translate_errors(name, in, body);
 
+    // the call's role names: given by the caller (sv::trace_roles), else the primitive's own
+    const bool given = obs.has_roles;
+    const runtime::roles caller_roles = obs.next_roles;
+    obs.has_roles = false;
+    obs.current->enter(name, in);
     obs.made_call = false;
     ++obs.level;
     struct restore {
         runtime::observer_state& s;
-        ~restore() { --s.level; s.made_call = true; }
+        bool reported = false;
+        ~restore() {
+            --s.level;
+            s.made_call = true;
+            if (!reported && s.current) s.current->unwind();
+        }
     } guard{obs};
     auto result = translate_errors(name, in, body);
     const runtime::call_record call{name, in, result_size(result), obs.level - 1, !obs.made_call};
+    guard.reported = true;
     if (obs.current->wants_values(std::max(call.in, call.out))) {
+        const runtime::roles roles = given ? caller_roles : runtime::roles_of(name);
         table t;
-        const char* names[] = {"a", "b", "c", "d", "e", "f"};
+        const char* fallback[] = {"A", "B", "C", "D", "E", "F"};
         std::size_t k = 0;
-        ((add_row(t, names[std::min<std::size_t>(k++, 5)], inputs)), ...);
-        (void)names, (void)k;  // unused when there are no inputs
-        add_row(t, "result", result);
+        auto role = [&] {
+            const std::size_t i = std::min<std::size_t>(k++, 5);
+            return roles.in[i] ? roles.in[i] : fallback[i];
+        };
+        (add_row(t, role(), inputs), ...);
+        (void)role;  // unused when there are no inputs
+        add_row(t, roles.out ? roles.out : "Result", result);
         obs.current->primitive(call, &t);
     } else {
         obs.current->primitive(call, nullptr);

@@ -37,6 +37,21 @@ public:
         return *this;
     }
 
+    /// Adds a row of cells already written out (e.g. "<", "=", ">"); cut as row() cuts.
+    table& row_cells(const std::string& name, std::vector<std::string> cells) {
+        if (cells.size() > max_columns_) { cells.resize(max_columns_); cells.push_back("..."); }
+        rows_.push_back({name, std::move(cells)});
+        return *this;
+    }
+
+    /// One row: its name and its cells as printed (a cut row ends with "...").
+    struct row_t {
+        std::string name;
+        std::vector<std::string> cells;
+    };
+    const std::vector<row_t>& rows() const { return rows_; }
+    bool empty() const { return rows_.empty(); }
+
     std::string str() const {
         std::size_t name_w = 0, cols = 0;
         for (auto& r : rows_) { name_w = std::max(name_w, r.name.size()); cols = std::max(cols, r.cells.size()); }
@@ -56,7 +71,7 @@ public:
     }
     friend std::ostream& operator<<(std::ostream& os, const table& t) { return os << t.str(); }
 
-private:
+    /// One value as a cell shows it: bools as T and F, bytes as numbers.
     template <class T> static std::string cell(const T& v) {
         if constexpr (std::is_same_v<T, bool>) return v ? "T" : "F";
         else {
@@ -65,10 +80,8 @@ private:
             return os.str();
         }
     }
-    struct row_t {
-        std::string name;
-        std::vector<std::string> cells;
-    };
+
+private:
     std::size_t max_columns_;
     std::vector<row_t> rows_;
 };
