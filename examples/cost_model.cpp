@@ -25,6 +25,7 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -65,6 +66,10 @@ int main(int argc, char** argv) {
         std::vector<int> h(n);
         for (auto& x : h) x = int(rng());
         const sv::vector<int> keys(h);
+        // small values for the sums (random keys would overflow int)
+        std::vector<int> hv(n);
+        for (std::size_t i = 0; i < n; ++i) hv[i] = int(std::uint32_t(h[i]) % 1000u);
+        const sv::vector<int> values(hv);
         // segments of 1 to 16 elements, at random
         std::vector<bool> hh(n);
         for (std::size_t i = 0; i < n; i += 1 + rng() % 16) hh[i] = true;
@@ -79,7 +84,7 @@ int main(int argc, char** argv) {
         const std::pair<const char*, cost> rows[] = {
             {"split", measure([&] { return sv::split(keys, sv::lazy::map(is_odd{}, keys)); })},
             {"segmented", measure([&] {
-                 return sv::back_permute(sv::segmented_reduce(keys, heads), sv::segment_ids(heads));
+                 return sv::back_permute(sv::segmented_reduce(values, heads), sv::segment_ids(heads));
              })},
             {"split_radix_sort", measure([&] { return sv::split_radix_sort(keys); })},
             {"radix_sort", measure([&] { return sv::radix_sort(keys); })},
