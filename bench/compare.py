@@ -10,6 +10,7 @@ are marked; rows below --min-n elements are shown but not judged (a few
 microseconds of launch jitter is more than 3% there). Exits 1 when a judged row
 is over the limit.
 """
+import argparse
 import csv
 import sys
 
@@ -31,16 +32,14 @@ def number(s):
 
 
 def main(argv):
-    args = [a for a in argv[1:] if not a.startswith("--")]
-    limit = 1.03
-    min_n = 1 << 20
-    for i, a in enumerate(argv):
-        if a == "--limit":
-            limit = float(argv[i + 1])
-        if a == "--min-n":
-            min_n = int(argv[i + 1])
-    args = [a for a in args if a not in (str(limit), str(min_n))]
-    before, after = load(args[0]), load(args[1])
+    parser = argparse.ArgumentParser(description="Compares two scanvec_bench runs row by row.")
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--limit", type=float, default=1.03)
+    parser.add_argument("--min-n", type=int, default=1 << 20)
+    args = parser.parse_args(argv[1:])
+    limit, min_n = args.limit, args.min_n
+    before, after = load(args.before), load(args.after)
     worse = 0
     print(f"| family | op | input | type | n | before ms | after ms | after/before | ratio-to-alt change | |")
     print("|---|---|---|---|---|---|---|---|---|---|")
