@@ -18,7 +18,7 @@
 // its output, so the whole program is one pass over the altitudes.
 #pragma once
 
-#include <scanvec/algorithms/split.hpp>
+#include <scanvec/algorithms/program_traits.hpp>
 #include <scanvec/primitives/lazy_scan.hpp>
 #include <scanvec/primitives/rearrange.hpp>
 

@@ -22,7 +22,7 @@
 //   sv::radix_sort_by<&rec::key>(records, k = 8) the same with the field named at compile time
 #pragma once
 
-#include <scanvec/algorithms/split.hpp>
+#include <scanvec/algorithms/program_traits.hpp>
 #include <scanvec/algorithms/split_radix_sort.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 

@@ -20,7 +20,7 @@
 //   sv::split_radix_sort_by<&rec::key>(records)   the same with the field named at compile time
 #pragma once
 
-#include <scanvec/algorithms/split.hpp>
+#include <scanvec/algorithms/program_traits.hpp>
 #include <scanvec/primitives/split.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 
