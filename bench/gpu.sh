@@ -2,12 +2,17 @@
 # For a GPU machine (the H100 lent through the device tool): builds the cuda
 # preset, runs the whole test suite, then the benchmarks; prints a short
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
-#   bench/gpu.sh [build|tests|bench|sanitize|profile|all]   default: all (sanitize is separate: slow)
+#   bench/gpu.sh [build|tests|bench|dist|sanitize|profile|all]   default: all (sanitize is separate: slow)
 #   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
 #   CMAKE_EXTRA: extra configure arguments (say -DSCANVEC_DIST=OFF)
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
+#   dist: the distributed layer's tests (ranks share the GPUs when there are
+#     fewer: MPI engine; one GPU each: NCCL), then scanvec_dist_bench on 1, 2,
+#     4, 8 ranks up to the GPU count, sizes DIST_SIZES (default 28,30,31), and
+#     2 ranks on the MPI engine (SCANVEC_DIST_NCCL=0) at 2^28 for comparison;
+#     rows in $OUT/dist.csv (bench/dist_report.py makes the table)
 #   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
@@ -45,7 +50,7 @@ if [ -n "$base_pid" ]; then
 fi
 
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  ctest --preset cuda -j 4 --timeout 600 > "$out/tests.log" 2>&1
+  ctest --preset cuda -j 4 -LE dist --timeout 600 > "$out/tests.log" 2>&1  # dist: its own step
   rc=$?
   grep -E "tests passed|tests failed" "$out/tests.log" | tail -1
   summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1)")
@@ -95,6 +100,31 @@ if [ "$what" = all ] || [ "$what" = bench ]; then
     if [ -x "$base_bin" ]; then
       python3 bench/compare.py "$out/before/bench.csv" "$out/bench.csv" > "$out/compare.md"
       summary+=("compare with baseline: $(tail -1 "$out/compare.md")")
+    fi
+  fi
+fi
+if [ "$what" = dist ]; then
+  # Never NVLink multicast (it can take the host's shared GPUs down).
+  export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  gpus=$(nvidia-smi -L | wc -l)
+  ctest --preset cuda -L dist --timeout 300 > "$out/dist-tests.log" 2>&1
+  summary+=("dist tests on $gpus GPUs: $(grep -E 'tests passed' "$out/dist-tests.log" | tail -1)")
+  grep -E "\(Failed\)|\(SEGFAULT\)|Timeout" "$out/dist-tests.log" | head -20
+  bin=build/cuda/bench/scanvec_dist_bench
+  if [ -x "$bin" ]; then
+    rm -f "$out/dist.csv"
+    for np in 1 2 4 8; do
+      [ "$np" -le "$gpus" ] || break
+      mpirun -np "$np" -x NCCL_NVLS_ENABLE "$bin" --sizes "${DIST_SIZES:-28,30,31}" --csv "$out/dist.csv" \
+        > "$out/dist-bench-np$np.log" 2>&1
+      summary+=("dist bench, $np GPUs: rc=$?")
+      cat "$out/dist-bench-np$np.log"
+    done
+    if [ "$gpus" -ge 2 ]; then
+      SCANVEC_DIST_NCCL=0 mpirun -np 2 -x SCANVEC_DIST_NCCL -x NCCL_NVLS_ENABLE "$bin" --sizes 28 --csv "$out/dist.csv" \
+        > "$out/dist-bench-mpi.log" 2>&1
+      summary+=("dist bench, 2 GPUs over MPI: rc=$?")
+      cat "$out/dist-bench-mpi.log"
     fi
   fi
 fi

@@ -230,7 +230,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
                                                grouped);
         std::vector<detail::column> cols;
         detail::add_columns(cols, grouped, mine);
-        detail::exchange_columns(comm, send_counts, recv_counts, cols, "dist::radix_sort (MPI_Alltoallv of the keys)");
+        detail::exchange_columns(comm, send_counts, recv_counts, cols, "dist::radix_sort (exchange of the keys)");
     }
     // 4. The one-device sort of this rank's share; 5. back to a's block sizes
     auto sorted = mine.empty() ? std::move(mine) : scanvec::radix_sort(mine);

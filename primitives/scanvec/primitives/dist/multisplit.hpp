@@ -79,7 +79,7 @@ scanvec::vector<T> place_classes(const communicator& comm, const scanvec::vector
     scanvec::vector<T> r(std::size_t(x.recv_total), no_init);
     std::vector<column> cols;
     add_columns(cols, grouped, r);
-    exchange_placed(comm, x, cols, step(op, "MPI_Isend/MPI_Irecv of the elements").c_str());
+    exchange_placed(comm, x, cols, step(op, "exchange of the elements").c_str());
     return r;
 }
 

@@ -67,7 +67,7 @@ routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Des
     std::vector<column> cols;
     add_columns(cols, values, r.values);
     add_columns(cols, targets, r.targets);
-    exchange_columns(comm, send_counts, recv_counts, cols, step(op, "MPI_Alltoallv").c_str());
+    exchange_columns(comm, send_counts, recv_counts, cols, step(op, "exchange of the elements").c_str());
     return r;
 }
 
@@ -103,7 +103,7 @@ template <class T> vector<T> moved_to(const vector<T>& a, const layout_ptr& to, 
     scanvec::vector<T> block(std::size_t(to->offsets[me + 1] - to->offsets[me]), no_init);
     std::vector<column> cols;
     add_columns(cols, a.local(), block);
-    exchange_columns(a.comm(), send_counts, recv_counts, cols, step(op, "MPI_Alltoallv").c_str());
+    exchange_columns(a.comm(), send_counts, recv_counts, cols, step(op, "exchange of the elements").c_str());
     return on_layout(std::move(block), to, a.comm());
 }
 
@@ -246,7 +246,7 @@ template <class T, class I> vector<T> back_permute(const vector<T>& a, const vec
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, requests, asked);
-        detail::exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (MPI_Alltoallv of requests)");
+        detail::exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (exchange of the requests)");
     }
     // Answers: read locally, sent back the way the requests came.
     auto answers = materialize(lazy::back_permute(a.local(), lazy::map(detail::minus_base{a.offset()}, asked)));
@@ -254,7 +254,7 @@ template <class T, class I> vector<T> back_permute(const vector<T>& a, const vec
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, answers, replies);
-        detail::exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (MPI_Alltoallv of answers)");
+        detail::exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (exchange of the answers)");
     }
     // Each reply to its position: r[order[k]] = replies[k].
     return detail::on_layout(scanvec::permute(replies, order, unchecked), idx.layout(), comm);

@@ -4,10 +4,13 @@
 // by default) with MPI_ERRORS_RETURN set, so that every failed MPI call comes
 // back as an sv::backend_error naming the operation. On CUDA builds where NCCL
 // was found (SCANVEC_HAVE_NCCL) it also owns an NCCL communicator over the same
-// ranks, one rank per GPU. Copies share one underlying communicator.
+// ranks when every rank drives a GPU of its own (NCCL's rule); ranks that share
+// a GPU, or SCANVEC_DIST_NCCL=0 in the environment, keep the element exchanges
+// on MPI, staged through host memory. Copies share one underlying communicator.
 // How the layer runs: docs/design/distributed.md.
 #pragma once
 
+#include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/config.hpp>
 #include <scanvec/runtime/error.hpp>
 
@@ -16,8 +19,12 @@
 #  include <nccl.h>
 #endif
 
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
 namespace detail {
@@ -45,12 +52,89 @@ inline bool mpi_running() {
     return initialized && !finalized;
 }
 
+/// n as an MPI count; sv::backend_error past INT_MAX (MPI 3 counts are int).
+inline int mpi_count(index_t n, const char* op) {
+    if (n < 0 || n > INT_MAX)
+        throw backend_error(std::string("scanvec: ") + op + ": " + std::to_string(n) +
+                            " elements in one message exceed MPI's int counts (2^31 - 1)");
+    return int(n);
+}
+
+/// A contiguous MPI type of `bytes` bytes (one element), freed on destruction.
+class byte_type {
+public:
+    byte_type(std::size_t bytes, const char* op) {
+        mpi_check(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), op);
+        mpi_check(MPI_Type_commit(&type_), op);
+    }
+    byte_type(const byte_type&) = delete;
+    byte_type& operator=(const byte_type&) = delete;
+    ~byte_type() {
+        if (type_ != MPI_DATATYPE_NULL && mpi_running()) MPI_Type_free(&type_);
+    }
+    MPI_Datatype get() const { return type_; }
+
+private:
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+#if defined(SCANVEC_HAVE_NCCL)
+/// Whether the ranks of comm make an NCCL communicator: every rank wants one
+/// (SCANVEC_DIST_NCCL is not 0) and drives a GPU no other rank drives (the
+/// PCI bus ids of the current devices, all-gathered). Collective; the same
+/// answer on every rank.
+inline bool nccl_suits(MPI_Comm comm, int size) {
+    const char* env = std::getenv("SCANVEC_DIST_NCCL");
+    int want = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
+    int all_want = 0;
+    mpi_check(MPI_Allreduce(&want, &all_want, 1, MPI_INT, MPI_MIN, comm), "dist::communicator (MPI_Allreduce)");
+    if (!all_want) return false;
+    constexpr int id_len = 32;
+    char mine[id_len] = {};
+    int device = 0;
+    backend::check(cudaGetDevice(&device), "dist::communicator (cudaGetDevice)");
+    backend::check(cudaDeviceGetPCIBusId(mine, id_len, device), "dist::communicator (cudaDeviceGetPCIBusId)");
+    std::vector<char> all(std::size_t(size) * id_len);
+    mpi_check(MPI_Allgather(mine, id_len, MPI_CHAR, all.data(), id_len, MPI_CHAR, comm),
+              "dist::communicator (MPI_Allgather of the devices)");
+    for (int a = 0; a < size; ++a)
+        for (int b = a + 1; b < size; ++b)
+            if (std::strncmp(&all[std::size_t(a) * id_len], &all[std::size_t(b) * id_len], id_len) == 0) return false;
+    return true;
+}
+#endif
+
 }  // namespace detail
 
+/// One GPU per rank on a node: makes GPU (local rank mod the node's GPU count)
+/// current, where the local rank numbers the ranks sharing this node
+/// (MPI_Comm_split_type). Returns the device chosen; -1 on the host backend,
+/// where it does nothing. Collective over MPI_COMM_WORLD; call it before the
+/// first communicator (sv::dist::environment does).
+inline int select_device() {
+#if defined(SCANVEC_BACKEND_CUDA)
+    MPI_Comm node = MPI_COMM_NULL;
+    detail::mpi_check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                      "dist::select_device (MPI_Comm_split_type)");
+    int local = 0;
+    const int rc = MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    detail::mpi_check(rc, "dist::select_device (MPI_Comm_rank)");
+    int count = 0;
+    backend::check(cudaGetDeviceCount(&count), "dist::select_device (cudaGetDeviceCount)");
+    const int device = count > 0 ? local % count : 0;
+    backend::check(cudaSetDevice(device), "dist::select_device (cudaSetDevice)");
+    return device;
+#else
+    return -1;
+#endif
+}
+
 /// The ranks a distributed vector is spread over. Making one is collective
-/// (MPI_Comm_dup, and on NCCL builds ncclCommInitRank): every rank of `base`
-/// makes it at the same point of the program. MPI must be initialised; on
-/// NCCL builds each rank selects its GPU (cudaSetDevice) before.
+/// (MPI_Comm_dup, and on NCCL builds an all-gather of the devices and
+/// ncclCommInitRank): every rank of `base` makes it at the same point of the
+/// program. MPI must be initialised; on CUDA builds each rank selects its GPU
+/// before (select_device, or sv::dist::environment).
 class communicator {
     struct state {
         MPI_Comm comm = MPI_COMM_NULL;
@@ -95,6 +179,7 @@ public:
         detail::mpi_check(MPI_Comm_rank(s_->comm, &s_->rank), "dist::communicator (MPI_Comm_rank)");
         detail::mpi_check(MPI_Comm_size(s_->comm, &s_->size), "dist::communicator (MPI_Comm_size)");
 #if defined(SCANVEC_HAVE_NCCL)
+        if (!detail::nccl_suits(s_->comm, s_->size)) return;
         // The standard start: rank 0 makes the id, MPI carries it to the others.
         ncclUniqueId id;
         if (s_->rank == 0) detail::nccl_check(ncclGetUniqueId(&id), "dist::communicator (ncclGetUniqueId)");
@@ -109,8 +194,16 @@ public:
     int size() const { return s_->size; }
     /// The MPI communicator (the duplicate this object owns).
     MPI_Comm mpi() const { return s_->comm; }
+    /// Whether element exchanges go through NCCL (device to device), not MPI.
+    bool uses_nccl() const {
 #if defined(SCANVEC_HAVE_NCCL)
-    /// The NCCL communicator over the same ranks.
+        return s_->nccl != nullptr;
+#else
+        return false;
+#endif
+    }
+#if defined(SCANVEC_HAVE_NCCL)
+    /// The NCCL communicator over the same ranks; null unless uses_nccl().
     ncclComm_t nccl() const { return s_->nccl; }
 #endif
 
@@ -133,9 +226,10 @@ inline const communicator& world() {
     return w;
 }
 
-/// MPI_Init on construction (unless MPI is running already), MPI_Finalize on
-/// destruction (if it initialised MPI): `sv::dist::environment env(argc, argv);`
-/// first thing in main. Distributed vectors must be gone before it is.
+/// MPI_Init on construction (unless MPI is running already) and, on CUDA
+/// builds, select_device(); MPI_Finalize on destruction (if it initialised
+/// MPI): `sv::dist::environment env(argc, argv);` first thing in main.
+/// Distributed vectors must be gone before it is.
 class environment {
 public:
     environment(int& argc, char**& argv) {
@@ -145,6 +239,7 @@ public:
             detail::mpi_check(MPI_Init(&argc, &argv), "MPI_Init");
             owns_ = true;
         }
+        select_device();
     }
     environment(const environment&) = delete;
     environment& operator=(const environment&) = delete;

@@ -1,0 +1,201 @@
+// bench/dist.cpp - the distributed layer on 1..P ranks (one GPU each on CUDA).
+//
+//     mpirun -np P scanvec_dist_bench [--sizes 28,30] [--reps 5] [--csv file]
+//
+// Times scan, reduce, segmented scan, permute (an affine permutation: every
+// rank sends to every rank), split and the distributed sort of int32 keys at
+// each global size 2^k, every rank between two barriers, the median of the
+// repetitions. Beside them, in the same run: the engine's own all-to-all of
+// the same bytes (NCCL's grouped ncclSend/ncclRecv on NCCL builds, else
+// MPI_Alltoall), and with one rank on CUDA the one-GPU references (CUB's scan,
+// reduce and radix sort of the whole vector). Rank 0 prints a table and
+// appends CSV rows (bench/dist_report.py turns several runs into the scaling
+// table). Strong scaling: the same sizes on several rank counts; weak: size
+// 2^k on 1 rank against 2^(k+1) on 2, and so on.
+#include "harness.hpp"
+
+#include <scanvec/dist.hpp>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <cub/device/device_radix_sort.cuh>
+#  include <cub/device/device_reduce.cuh>
+#  include <cub/device/device_scan.cuh>
+#endif
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace sv = scanvec;
+namespace dist = sv::dist;
+
+/// Destination of element i in an affine permutation of n: (a i + b) mod n, a
+/// prime not dividing n (a bijection); consecutive elements go far apart.
+struct affine_target {
+    std::int64_t n, a, b;
+    SCANVEC_HD std::int64_t operator()(std::int64_t i) const { return (a * i + b) % n; }
+};
+
+struct odd_bit {
+    SCANVEC_HD bool operator()(int k) const { return (k >> 7) & 1; }
+};
+
+struct options {
+    std::vector<int> log_sizes{28, 30};
+    int reps = 5;
+    std::string csv;
+};
+
+options parse(int argc, char** argv) {
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "--sizes") {
+            o.log_sizes.clear();
+            std::stringstream ss(value());
+            for (std::string part; std::getline(ss, part, ',');) o.log_sizes.push_back(std::stoi(part));
+        } else if (arg == "--reps") o.reps = std::stoi(value());
+        else if (arg == "--csv") o.csv = value();
+        else throw std::runtime_error("unknown argument " + arg + " (--sizes 28,30 --reps 5 --csv file)");
+    }
+    return o;
+}
+
+/// The median over reps of the slowest rank's time for f (barriers around
+/// each repetition; one warm-up first).
+template <class F> double median_ms(const options& o, F&& f) {
+    std::vector<double> times;
+    for (int r = -1; r < o.reps; ++r) {
+        bench::sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        f();
+        bench::sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (r >= 0) times.push_back((MPI_Wtime() - t0) * 1e3);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+struct row {
+    std::string op, engine;
+    int ranks;
+    std::size_t n;
+    double ms;
+};
+
+/// The engine's own all-to-all of `bytes_per_rank` bytes from every rank (an
+/// even share to each peer): what the element exchanges are bounded by.
+double raw_all_to_all_ms(const options& o, const dist::communicator& comm, std::size_t bytes_per_rank) {
+    const int p = comm.size();
+    const std::size_t share = bytes_per_rank / std::size_t(p);
+    sv::vector<unsigned char> send(share * std::size_t(p), sv::no_init), recv(share * std::size_t(p), sv::no_init);
+#if defined(SCANVEC_HAVE_NCCL)
+    if (comm.uses_nccl())
+        return median_ms(o, [&] {
+            ncclGroupStart();
+            for (int r = 0; r < p; ++r) {
+                ncclSend(send.data() + share * std::size_t(r), share, ncclChar, r, comm.nccl(), nullptr);
+                ncclRecv(recv.data() + share * std::size_t(r), share, ncclChar, r, comm.nccl(), nullptr);
+            }
+            if (ncclGroupEnd() != ncclSuccess) throw std::runtime_error("raw all-to-all: ncclGroupEnd failed");
+        });
+#endif
+    if (share > std::size_t(INT_MAX)) return -1;  // past MPI's int counts: not measured
+    std::vector<unsigned char> hs(send.size()), hr(recv.size());
+    return median_ms(o, [&] {
+        // As the MPI engine does on CUDA builds: staged through host memory.
+        sv::backend::copy_to_host(hs.data(), send.data(), hs.size(), "raw all-to-all");
+        MPI_Alltoall(hs.data(), int(share), MPI_BYTE, hr.data(), int(share), MPI_BYTE, comm.mpi());
+        sv::backend::copy_to_device(recv.data(), hr.data(), hr.size(), "raw all-to-all");
+    });
+}
+
+#if defined(SCANVEC_BACKEND_CUDA)
+/// One GPU doing the whole vector with CUB: the references speed-ups are taken against.
+void cub_references(const options& o, std::size_t n, std::vector<row>& rows) {
+    const auto keys = bench::tabulate<int>(n, bench::random_key<int>{1});
+    const auto small = bench::tabulate<int>(n, bench::small_value<int>{2});
+    sv::vector<int> out(n, sv::no_init), one(1, sv::no_init);
+    const std::int64_t m = std::int64_t(n);
+    bench::cub_call scan([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSum(t, b, small.data(), out.data(), m); });
+    bench::cub_call reduce([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, small.data(), one.data(), m); });
+    bench::cub_call sort([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), out.data(), m); });
+    rows.push_back({"scan", "cub", 1, n, median_ms(o, [&] { scan(); })});
+    rows.push_back({"reduce", "cub", 1, n, median_ms(o, [&] { reduce(); })});
+    rows.push_back({"sort", "cub", 1, n, median_ms(o, [&] { sort(); })});
+}
+#endif
+
+void run_size(const options& o, const dist::communicator& comm, std::size_t n, std::vector<row>& rows) {
+    const std::string engine = comm.uses_nccl() ? "nccl" : "mpi";
+    const int p = comm.size();
+    const auto at = [&](const char* op, double ms) { rows.push_back({op, engine, p, n, ms}); };
+    {
+        const auto idx = dist::index(n, comm);
+        const auto small = dist::map(bench::small_value<int>{2}, idx);
+        at("scan", median_ms(o, [&] { auto r = dist::scan(small); }));
+        at("reduce", median_ms(o, [&] { volatile int r = dist::reduce(small); (void)r; }));
+        {
+            const auto heads = dist::map(bench::random_head{3, 1000}, idx);
+            at("segmented_scan", median_ms(o, [&] { auto r = dist::segmented_scan(small, heads); }));
+        }
+        const auto keys = dist::map(bench::random_key<int>{1}, idx);
+        {
+            const auto target = dist::map(affine_target{std::int64_t(n), 1000003, 12345}, idx);
+            at("permute", median_ms(o, [&] { auto r = dist::permute(keys, target); }));
+        }
+        {
+            const auto flags = dist::map(odd_bit{}, keys);
+            at("split", median_ms(o, [&] { auto r = dist::split(keys, flags); }));
+        }
+        at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
+    }
+    const double raw = raw_all_to_all_ms(o, comm, n / std::size_t(p) * sizeof(int));
+    if (raw >= 0) at("all_to_all_raw", raw);
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (p == 1) cub_references(o, n, rows);
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    dist::environment env(argc, argv);
+    int status = 0;
+    try {
+        const options o = parse(argc, argv);
+        const auto& comm = dist::world();
+        std::vector<row> rows;
+        for (int k : o.log_sizes) run_size(o, comm, std::size_t(1) << k, rows);
+        if (comm.rank() == 0) {
+            std::printf("%-16s %-6s %5s %12s %10s %12s\n", "op", "engine", "ranks", "n", "ms", "Gelem/s");
+            for (const row& r : rows)
+                std::printf("%-16s %-6s %5d %12zu %10.3f %12.2f\n", r.op.c_str(), r.engine.c_str(), r.ranks, r.n, r.ms,
+                            double(r.n) / r.ms * 1e-6);
+            if (!o.csv.empty()) {
+                std::ifstream existing(o.csv);
+                const bool fresh = !existing.good() || existing.peek() == std::ifstream::traits_type::eof();
+                std::ofstream csv(o.csv, std::ios::app);
+                if (fresh) csv << "op,engine,ranks,n,median_ms\n";
+                for (const row& r : rows) csv << r.op << ',' << r.engine << ',' << r.ranks << ',' << r.n << ',' << r.ms << '\n';
+            }
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scanvec_dist_bench: %s\n", e.what());
+        status = 1;
+    }
+    return status;
+}

@@ -1,0 +1,142 @@
+// scanvec/runtime/dist/exchange_mpi.hpp - the element exchanges over MPI.
+//
+// The host backend's engine, and the CUDA backend's where NCCL is absent or
+// the ranks share a GPU. MPI on the GPU machine is not CUDA-aware, so CUDA
+// builds stage each column through host memory here (one copy out before,
+// one copy in after). Collective over the communicator.
+#pragma once
+
+#include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/dist/communicator.hpp>
+#include <scanvec/runtime/dist/exchange.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+SCANVEC_NAMESPACE_BEGIN namespace dist::detail::mpi_engine {
+
+/// Where MPI reads and writes the columns' bytes: the columns' own arrays on
+/// the host backend; host copies on CUDA builds, the send side filled when
+/// made and the receive side copied to the device by finish().
+class staging {
+public:
+    staging(const std::vector<column>& cols, index_t send_total, index_t recv_total, const char* op) : cols_(cols) {
+#if defined(SCANVEC_BACKEND_CUDA)
+        send_.resize(cols.size());
+        recv_.resize(cols.size());
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            send_[c].resize(std::size_t(send_total) * cols[c].elem_bytes);
+            recv_[c].resize(std::size_t(recv_total) * cols[c].elem_bytes);
+            backend::copy_to_host(send_[c].data(), cols[c].send, send_[c].size(), op);
+        }
+#else
+        (void)send_total; (void)recv_total; (void)op;
+#endif
+    }
+    const unsigned char* send(std::size_t c) const {
+#if defined(SCANVEC_BACKEND_CUDA)
+        return send_[c].data();
+#else
+        return static_cast<const unsigned char*>(cols_[c].send);
+#endif
+    }
+    unsigned char* recv(std::size_t c) {
+#if defined(SCANVEC_BACKEND_CUDA)
+        return recv_[c].data();
+#else
+        return static_cast<unsigned char*>(cols_[c].recv);
+#endif
+    }
+    void finish(const char* op) {
+#if defined(SCANVEC_BACKEND_CUDA)
+        for (std::size_t c = 0; c < cols_.size(); ++c) backend::copy_to_device(cols_[c].recv, recv_[c].data(), recv_[c].size(), op);
+#else
+        (void)op;
+#endif
+    }
+
+private:
+    const std::vector<column>& cols_;
+#if defined(SCANVEC_BACKEND_CUDA)
+    std::vector<std::vector<unsigned char>> send_, recv_;
+#endif
+};
+
+/// exchange_columns over MPI: one MPI_Ialltoallv per column, all in flight
+/// together, one MPI_Waitall. Counts past 2^31 - 1 in one message are an
+/// sv::backend_error (MPI 3 counts are int).
+inline void exchange_columns(const communicator& comm, const all_to_all_side& out, const all_to_all_side& in,
+                             const std::vector<column>& cols, const std::string& op) {
+    const std::string name = op + " [MPI_Ialltoallv]";
+    const auto ints = [&](const std::vector<index_t>& v) {
+        std::vector<int> r(v.size());
+        for (std::size_t k = 0; k < v.size(); ++k) r[k] = mpi_count(v[k], name.c_str());
+        return r;
+    };
+    mpi_count(out.total, name.c_str());
+    mpi_count(in.total, name.c_str());
+    const std::vector<int> out_counts = ints(out.counts), out_displs = ints(out.displs);
+    const std::vector<int> in_counts = ints(in.counts), in_displs = ints(in.displs);
+    staging stage(cols, out.total, in.total, name.c_str());
+    std::vector<std::unique_ptr<byte_type>> types;
+    std::vector<MPI_Request> requests(cols.size(), MPI_REQUEST_NULL);
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        types.push_back(std::make_unique<byte_type>(cols[c].elem_bytes, name.c_str()));
+        const MPI_Datatype t = types.back()->get();
+        mpi_check(MPI_Ialltoallv(stage.send(c), out_counts.data(), out_displs.data(), t, stage.recv(c),
+                                 in_counts.data(), in_displs.data(), t, comm.mpi(), &requests[c]),
+                  name.c_str());
+    }
+    mpi_check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), name.c_str());
+    stage.finish(name.c_str());
+}
+
+/// exchange_placed over MPI: per column, one MPI_Isend per peer (its
+/// contiguous range) and one MPI_Irecv per peer into an indexed datatype of
+/// its runs, so elements land in place with no pass after; all columns in
+/// flight together, one MPI_Waitall.
+inline void exchange_placed(const communicator& comm, const placed_exchange& x, const std::vector<column>& cols,
+                            const std::string& op) {
+    const std::string name = op + " [MPI_Isend/MPI_Irecv]";
+    const int p = comm.size();
+    staging stage(cols, x.send_total, x.recv_total, name.c_str());
+    constexpr int tag_base = 0x5ca0;
+    std::vector<MPI_Request> requests;
+    std::vector<std::unique_ptr<byte_type>> types;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        types.push_back(std::make_unique<byte_type>(cols[c].elem_bytes, name.c_str()));
+        const MPI_Datatype t = types.back()->get();
+        const int tag = tag_base + int(c);
+        // Receives first: each peer's runs as one indexed type, freed once posted (MPI finishes the receive).
+        for (int r = 0; r < p; ++r) {
+            const auto& runs = x.recv_runs[std::size_t(r)];
+            if (runs.empty()) continue;
+            std::vector<int> lengths(runs.size()), displs(runs.size());
+            for (std::size_t k = 0; k < runs.size(); ++k) {
+                lengths[k] = mpi_count(runs[k].count, name.c_str());
+                displs[k] = mpi_count(runs[k].at, name.c_str());
+            }
+            MPI_Datatype indexed = MPI_DATATYPE_NULL;
+            mpi_check(MPI_Type_indexed(int(runs.size()), lengths.data(), displs.data(), t, &indexed), name.c_str());
+            mpi_check(MPI_Type_commit(&indexed), name.c_str());
+            requests.push_back(MPI_REQUEST_NULL);
+            const int rc = MPI_Irecv(stage.recv(c), 1, indexed, r, tag, comm.mpi(), &requests.back());
+            MPI_Type_free(&indexed);
+            mpi_check(rc, name.c_str());
+        }
+        for (int q = 0; q < p; ++q) {
+            const index_t n = x.send_count[std::size_t(q)];
+            if (n == 0) continue;
+            requests.push_back(MPI_REQUEST_NULL);
+            mpi_check(MPI_Isend(stage.send(c) + std::size_t(x.send_at[std::size_t(q)]) * cols[c].elem_bytes,
+                                mpi_count(n, name.c_str()), t, q, tag, comm.mpi(), &requests.back()),
+                      name.c_str());
+        }
+    }
+    if (!requests.empty())
+        mpi_check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), name.c_str());
+    stage.finish(name.c_str());
+}
+
+}  SCANVEC_NAMESPACE_END  // dist::detail::mpi_engine
