@@ -47,6 +47,19 @@ struct odd_bit {
     SCANVEC_HD bool operator()(int k) const { return (k >> 7) & 1; }
 };
 
+/// Bucket of a key by its top 12 bits (as the distributed sort's partition of random keys).
+struct top_bucket {
+    SCANVEC_HD int operator()(int k) const { return int((unsigned(k) ^ 0x80000000u) >> 20); }
+};
+
+/// Destination rank of a key, p ranks, by its top bits.
+struct rank_by_top_bits {
+    int p;
+    SCANVEC_HD int operator()(int k) const {
+        return int((std::uint64_t(unsigned(k) ^ 0x80000000u) * std::uint64_t(p)) >> 32);
+    }
+};
+
 struct options {
     std::vector<int> log_sizes{28, 30};
     int reps = 5;
@@ -123,6 +136,28 @@ double raw_all_to_all_ms(const options& o, const dist::communicator& comm, std::
     });
 }
 
+/// Where a rank's time goes in the all-to-all bound calls: the one-device
+/// primitives their steps use, each on this rank's block (rows "step:...",
+/// the slowest rank). The exchanges themselves are the all_to_all_raw row.
+void local_steps(const options& o, const dist::communicator& comm, std::size_t n, std::vector<row>& rows) {
+    const int p = comm.size();
+    const std::size_t m = n / std::size_t(p);
+    const std::string engine = comm.uses_nccl() ? "nccl" : "mpi";
+    const auto at = [&](const char* op, double ms) { rows.push_back({op, engine, p, n, ms}); };
+    const auto keys = bench::tabulate<int>(m, bench::random_key<int>{std::uint64_t(comm.rank()) + 7});
+    const auto flags = sv::map(odd_bit{}, keys);
+    const auto target = bench::tabulate<std::int64_t>(m, affine_target{std::int64_t(m), 1000003, 12345});
+    at("step:min+max", median_ms(o, [&] {
+        volatile int lo = sv::reduce(keys, sv::min<int>{}), hi = sv::reduce(keys, sv::max<int>{});
+        (void)lo; (void)hi;
+    }));
+    at("step:histogram_4096", median_ms(o, [&] { auto r = sv::histogram(sv::lazy::map(top_bucket{}, keys), 4096); }));
+    at("step:multisplit_p", median_ms(o, [&] { auto r = sv::multisplit(keys, sv::lazy::map(rank_by_top_bits{p}, keys), p); }));
+    at("step:radix_sort", median_ms(o, [&] { auto r = sv::radix_sort(keys); }));
+    at("step:split", median_ms(o, [&] { auto r = sv::split(keys, flags); }));
+    at("step:permute", median_ms(o, [&] { auto r = sv::permute(keys, target); }));
+}
+
 #if defined(SCANVEC_BACKEND_CUDA)
 /// One GPU doing the whole vector with CUB: the references speed-ups are taken against.
 void cub_references(const options& o, std::size_t n, std::vector<row>& rows) {
@@ -163,6 +198,7 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
         }
         at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
     }
+    if (p > 1) local_steps(o, comm, n, rows);
     const double raw = raw_all_to_all_ms(o, comm, n / std::size_t(p) * sizeof(int));
     if (raw >= 0) at("all_to_all_raw", raw);
 #if defined(SCANVEC_BACKEND_CUDA)

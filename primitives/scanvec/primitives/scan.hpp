@@ -32,24 +32,30 @@ template <class T> auto reversed_writer(vector<T, true>& v) {
 
 /// Writes the scan of a into r: inclusive or exclusive, left to right or right
 /// to left (reversed iterators and the flipped operator keep a[i] op a[i+1] order).
-template <bool Inclusive, bool Backward, class A, class Op> void scan_into(const A& a, vector<value_t<A>>& r, Op op) {
-    using T = value_t<A>;
+/// An exclusive scan starts from `start` (the identity, or a carry that comes
+/// before a[0], after a[n-1] going backward); inclusive ones ignore it.
+template <bool Inclusive, bool Backward, class A, class Op>
+void scan_into(const A& a, vector<value_t<A>>& r, Op op, const value_t<A>& start) {
     auto s = stream_of(a);
     const std::size_t n = a.size();
     auto run = [&](auto in, auto out, auto o) {
         if constexpr (Inclusive) inclusive_scan_n(in, n, out, o, s);
-        else exclusive_scan_n(in, n, out, o, detail::identity_of<T>(op), s);
+        else exclusive_scan_n(in, n, out, o, start, s);
     };
     if constexpr (Backward) run(reversed(reader(a), n), reversed_writer(r), flipped<Op>{op});
     else run(reader(a), writer(r), op);
 }
 
-template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> scan_pass(const char* name, const A& a, Op op) {
+template <bool Inclusive, bool Backward, class A, class Op>
+vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const value_t<A>& start) {
     return labelled(name, a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
-        scan_into<Inclusive, Backward>(a, r, op);
+        scan_into<Inclusive, Backward>(a, r, op, start);
         return r;
     }, a);
+}
+template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> scan_pass(const char* name, const A& a, Op op) {
+    return scan_pass<Inclusive, Backward>(name, a, op, identity_of<value_t<A>>(op));
 }
 
 }  // namespace detail
@@ -112,7 +118,7 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
     using T = value_t<A>;
     return detail::labelled("scan_total", a.size(), [&] {
         scan_result<T> res{vector<T>(a.size(), no_init), detail::identity_of<T>(op)};
-        detail::scan_into<false, false>(a, res.values, op);
+        detail::scan_into<false, false>(a, res.values, op, detail::identity_of<value_t<A>>(op));
         if (!a.empty()) res.total = op(res.values[a.size() - 1], detail::element_at(a, a.size() - 1));
         return res;
     }, a);

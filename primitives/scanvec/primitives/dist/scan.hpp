@@ -23,25 +23,19 @@ SCANVEC_NAMESPACE_BEGIN namespace dist {
 namespace detail {
 
 /// The block read with the carry of the other ranks built in, so that one
-/// inclusive scan gives the distributed result (carry on the left going
-/// forward, on the right going backward):
-///   forward exclusive  b[0] = carry,            b[i] = a[i-1]
-///   forward inclusive  b[0] = carry op a[0],    b[i] = a[i]
-///   backward exclusive b[m-1] = carry,          b[i] = a[i+1]
-///   backward inclusive b[m-1] = a[m-1] op carry, b[i] = a[i]
-template <class It, class T, class Op, bool Inclusive, bool Backward> struct with_carry {
+/// inclusive scan gives the distributed inclusive scan (carry on the left
+/// going forward, on the right going backward):
+///   forward   b[0] = carry op a[0],      b[i] = a[i]
+///   backward  b[m-1] = a[m-1] op carry,  b[i] = a[i]
+/// (Exclusive scans take the carry as their start instead.)
+template <class It, class T, class Op, bool Backward> struct with_carry {
     It in;
     T carry;
     Op op;
     index_t m;
     SCANVEC_HD T operator()(index_t i) const {
-        if constexpr (!Backward) {
-            if constexpr (Inclusive) return i == 0 ? T(op(carry, T(in[0]))) : T(in[i]);
-            else return i == 0 ? carry : T(in[i - 1]);
-        } else {
-            if constexpr (Inclusive) return i == m - 1 ? T(op(T(in[m - 1]), carry)) : T(in[i]);
-            else return i == m - 1 ? carry : T(in[i + 1]);
-        }
+        if constexpr (!Backward) return i == 0 ? T(op(carry, T(in[0]))) : T(in[i]);
+        else return i == m - 1 ? T(op(T(in[m - 1]), carry)) : T(in[i]);
     }
 };
 
@@ -73,7 +67,9 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
         for (int r = 0; r < me; ++r) carry = op(carry, totals[std::size_t(r)]);
     const bool alone = Backward ? l.offsets[me + 1] == l.size() : l.offsets[me] == 0;  // nothing on the carry side
     if (alone || m == 0) return local(block);
-    using F = with_carry<decltype(core::reader(block)), T, Op, Inclusive, Backward>;
+    if constexpr (!Inclusive)  // the carry as the scan's start: the one-device exclusive scan, at its speed
+        return ::scanvec::detail::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, carry);
+    using F = with_carry<decltype(core::reader(block)), T, Op, Backward>;
     auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
                                                     F{core::reader(block), carry, op, index_t(m)}),
                     m);
