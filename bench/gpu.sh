@@ -5,6 +5,7 @@
 #   bench/gpu.sh [build|tests|bench|dist|sanitize|profile|all]   default: all (sanitize is separate: slow)
 #   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
 #   CMAKE_EXTRA: extra configure arguments (say -DSCANVEC_DIST=OFF)
+#   BUILD_TARGETS: build only these targets (a short call after a small change)
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
@@ -38,7 +39,9 @@ if [ -n "${BASELINE_SRC:-}" ]; then  # the earlier revision's bench, built along
 fi
 # Keep going past a failed target: every compile error shows in one call, and
 # the tests that did build still run.
-if cmake --build --preset cuda -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1; then
+# BUILD_TARGETS: only these targets (say "test_trace scanvec_dist_bench"), for a short call.
+# shellcheck disable=SC2086
+if cmake --build --preset cuda -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} -- -k 0 > "$out/build.log" 2>&1; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
   grep -E "error|FAILED" "$out/build.log" | head -40

@@ -13,8 +13,8 @@
 // their primitives are found by argument-dependent lookup in sv::dist, their
 // lazy views through the program_traits specialised below (on distributed
 // vectors a lazy view is computed into a vector when made: one more pass).
-// dist::radix_sort is the distributed sort (one all-to-all, then the
-// one-device sort on each rank).
+// dist::radix_sort is the distributed sort (algorithms/dist/sort.hpp: a
+// sample sort, the one-device radix sort on each rank, one all-to-all).
 //
 // Every dist:: call is collective over the vectors' communicator unless its
 // contract says it is local. The design: docs/design/distributed.md.
@@ -32,6 +32,8 @@
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
 #include <scanvec/primitives/dist/segmented.hpp>
+
+#include <scanvec/algorithms/dist/sort.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -127,115 +129,3 @@ template <class T> struct program_traits<dist::vector<T>, void> {
 };
 
 }  SCANVEC_NAMESPACE_END  // detail
-
-SCANVEC_NAMESPACE_BEGIN namespace dist {
-namespace detail {
-
-/// An integer key as an unsigned number in the same order (signed keys: the sign bit flipped).
-template <class K> struct ordered_key {
-    SCANVEC_HD std::uint64_t operator()(const K& k) const {
-        using U = std::make_unsigned_t<K>;
-        if constexpr (std::is_signed_v<K>) return std::uint64_t(U(U(k) ^ (U(1) << (8 * sizeof(K) - 1))));
-        else return std::uint64_t(k);
-    }
-};
-
-/// The bucket of a key: (ordered(k) - lo) >> shift.
-template <class K> struct bucket_of {
-    std::uint64_t lo;
-    int shift;
-    SCANVEC_HD index_t operator()(const K& k) const { return index_t((ordered_key<K>{}(k) - lo) >> shift); }
-};
-
-/// The rank a key goes to: the rank its bucket was given.
-template <class K> struct rank_of_key {
-    std::uint64_t lo;
-    int shift;
-    const int* rank_of_bucket;
-    SCANVEC_HD int operator()(const K& k) const { return rank_of_bucket[bucket_of<K>{lo, shift}(k)]; }
-};
-
-inline int bit_width(std::uint64_t x) {
-    int w = 0;
-    while (x) {
-        ++w;
-        x >>= 1;
-    }
-    return w;
-}
-
-}  // namespace detail
-
-/// Buckets of the distributed sort's partition: 2^bucket_bits of them over
-/// the keys' range (enough for the ranks' shares to come out even unless one
-/// key value dominates).
-inline constexpr int sort_bucket_bits = 12;
-
-/// Sorts integer keys ascending across the ranks; r on a's blocks.
-/// 1. the global range of the keys (one MPI_Allreduce of min and max), cut into
-///    2^12 buckets by the top bits of key - min;
-/// 2. a global histogram of the buckets (MPI_Allreduce of 2^12 counts): each
-///    bucket goes whole to one rank, in key order, the rank whose block of a's
-///    layout holds the bucket's middle;
-/// 3. the one all-to-all of the keys (MPI_Alltoall of p counts, one exchange:
-///    each rank sends at most its block), grouped by rank with one local multisplit;
-/// 4. each rank sorts what it received with the one-device sv::radix_sort;
-/// 5. rebalance to a's block sizes (one exchange; each rank's share is known
-///    from the histogram, no communication).
-/// O(n/p) work per rank plus the one-device sort of its share; a rank's share
-/// is at most its block plus the largest bucket (all-equal keys: one rank sorts
-/// them all). Collective; waits for the device.
-template <class K> vector<K> radix_sort(const vector<K>& a) {
-    ::scanvec::detail::expect_radix_key<K>();
-    const auto& comm = a.comm();
-    const int p = comm.size(), me = comm.rank();
-    if (p == 1) return detail::on_layout(scanvec::radix_sort(a.local()), a.layout(), comm);
-    const auto& x = a.local();
-    const std::size_t m = x.size();
-    // 1. The keys' range
-    std::uint64_t lo = ~std::uint64_t(0), hi = 0;
-    if (m) {
-        lo = scanvec::reduce(lazy::map(detail::ordered_key<K>{}, x), scanvec::min<std::uint64_t>{});
-        hi = scanvec::reduce(lazy::map(detail::ordered_key<K>{}, x), scanvec::max<std::uint64_t>{});
-    }
-    std::tie(lo, hi) = detail::allreduce_min_max(comm, lo, hi, "dist::radix_sort (MPI_Allreduce of the key range)");
-    if (a.size() == 0) return a;
-    const int shift = std::max(0, detail::bit_width(hi - lo) - sort_bucket_bits);
-    const index_t buckets = index_t((hi - lo) >> shift) + 1;
-    // 2. The buckets' counts here and everywhere; each bucket to one rank, in key order
-    std::vector<index_t> here(std::size_t(buckets), 0);
-    if (m) here = scanvec::histogram(lazy::map(detail::bucket_of<K>{lo, shift}, x), buckets).to_host();
-    const auto all = detail::allreduce_sums(comm, here, "dist::radix_sort (MPI_Allreduce of the histogram)");
-    const auto& o = a.offsets();
-    std::vector<int> rank_of_bucket(static_cast<std::size_t>(buckets));
-    std::vector<index_t> share(std::size_t(p), 0), send_counts(std::size_t(p), 0);
-    index_t before = 0;
-    for (std::size_t c = 0; c < std::size_t(buckets); ++c) {
-        const index_t middle = before + all[c] / 2;
-        const int q = int(std::upper_bound(o.begin(), o.end() - 1, middle) - o.begin()) - 1;
-        rank_of_bucket[c] = q;
-        share[std::size_t(q)] += all[c];
-        send_counts[std::size_t(q)] += here[c];
-        before += all[c];
-    }
-    // 3. One all-to-all: the keys grouped by destination rank
-    const auto recv_counts = detail::exchange_counts(comm, send_counts, "dist::radix_sort (MPI_Alltoall of counts)");
-    scanvec::vector<K> mine(std::size_t(share[std::size_t(me)]), no_init);
-    {
-        // grouped by destination rank (ranks lie in 0..p-1 by construction)
-        scanvec::vector<K> grouped(m, no_init);
-        const scanvec::vector<int> table(rank_of_bucket);
-        if (m)
-            ::scanvec::detail::multisplit_into(x, lazy::map(detail::rank_of_key<K>{lo, shift, table.data()}, x), index_t(p),
-                                               grouped);
-        std::vector<detail::column> cols;
-        detail::add_columns(cols, grouped, mine);
-        detail::exchange_columns(comm, send_counts, recv_counts, cols, "dist::radix_sort (exchange of the keys)");
-    }
-    // 4. The one-device sort of this rank's share; 5. back to a's block sizes
-    auto sorted = mine.empty() ? std::move(mine) : scanvec::radix_sort(mine);
-    vector<K> r(std::move(sorted), detail::make_layout(detail::offsets_of(share)), comm, detail::agreed);
-    return detail::moved_to(r, a.layout(), "dist::radix_sort (rebalance)");
-}
-
-}  SCANVEC_NAMESPACE_END  // dist

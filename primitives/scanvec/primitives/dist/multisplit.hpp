@@ -54,7 +54,7 @@ inline placed_exchange class_placement(const std::vector<index_t>& counts, int p
                 int q = int(std::upper_bound(to.offsets.begin(), to.offsets.end() - 1, g0) - to.offsets.begin()) - 1;
                 for (index_t g = g0; g < g1; ++q) {
                     const index_t end = std::min(g1, to.offsets[std::size_t(q) + 1]);
-                    x.send(q, local + (g - g0), end - g);
+                    x.send(q, local + (g - g0), end - g, g - to.offsets[std::size_t(q)]);
                     g = end;
                 }
             }

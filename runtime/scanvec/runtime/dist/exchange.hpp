@@ -42,25 +42,34 @@ struct run {
 /// An exchange where every element lands in a place known beforehand: this
 /// rank sends peer q the send_count[q] elements from position send_at[q] of
 /// its send array (one contiguous range, possibly empty), and what peer r
-/// sends fills the runs recv_runs[r] of its receive array, in order. Lengths
-/// of the two arrays: send_total, recv_total.
+/// sends fills the runs recv_runs[r] of its receive array, in order. Both
+/// sides also know how the other cuts a message into runs: send_runs[q] are
+/// the runs of q's receive array that this rank's range fills, in order, so
+/// an engine that receives only into contiguous memory (NCCL) can send run
+/// by run and receive in place. Lengths of the two arrays: send_total,
+/// recv_total.
 struct placed_exchange {
     std::vector<index_t> send_at, send_count;
-    std::vector<std::vector<run>> recv_runs;
+    std::vector<std::vector<run>> send_runs, recv_runs;
     index_t send_total = 0, recv_total = 0;
-    explicit placed_exchange(int p) : send_at(std::size_t(p), 0), send_count(std::size_t(p), 0), recv_runs(std::size_t(p)) {}
+    explicit placed_exchange(int p)
+        : send_at(std::size_t(p), 0), send_count(std::size_t(p), 0), send_runs(std::size_t(p)), recv_runs(std::size_t(p)) {}
     /// Appends a received run from peer r, merged with the previous one when they touch.
-    void receive(int r, index_t at, index_t count) {
-        if (count <= 0) return;
-        auto& runs = recv_runs[std::size_t(r)];
-        if (!runs.empty() && runs.back().at + runs.back().count == at) runs.back().count += count;
-        else runs.push_back(run{at, count});
-    }
-    /// Adds the local positions [at, at + count) to what goes to peer q (contiguous with what is there).
-    void send(int q, index_t at, index_t count) {
+    void receive(int r, index_t at, index_t count) { append(recv_runs[std::size_t(r)], at, count); }
+    /// Adds the local positions [at, at + count) to what goes to peer q
+    /// (contiguous with what is there), landing at [dest, dest + count) there.
+    void send(int q, index_t at, index_t count, index_t dest) {
         if (count <= 0) return;
         if (send_count[std::size_t(q)] == 0) send_at[std::size_t(q)] = at;
         send_count[std::size_t(q)] += count;
+        append(send_runs[std::size_t(q)], dest, count);
+    }
+
+private:
+    static void append(std::vector<run>& runs, index_t at, index_t count) {
+        if (count <= 0) return;
+        if (!runs.empty() && runs.back().at + runs.back().count == at) runs.back().count += count;
+        else runs.push_back(run{at, count});
     }
 };
 

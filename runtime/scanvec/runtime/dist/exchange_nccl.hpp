@@ -10,7 +10,6 @@
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
-#include <scanvec/runtime/buffer.hpp>
 #include <scanvec/runtime/dist/communicator.hpp>
 #include <scanvec/runtime/dist/exchange.hpp>
 
@@ -70,58 +69,30 @@ inline void exchange_columns(const communicator& comm, const all_to_all_side& ou
     g.end();
 }
 
-/// exchange_placed over NCCL: a peer whose elements land in one run is
-/// received in place; a peer's several runs are received into one staging
-/// array and copied to their runs on the device after the group (NCCL
-/// receives into contiguous memory only).
+/// exchange_placed over NCCL: one ncclSend/ncclRecv pair per run of the
+/// receiver (both sides know the runs), so every element is received in place.
 inline void exchange_placed(const communicator& comm, const placed_exchange& x, const std::vector<column>& cols,
                             const std::string& op) {
     const std::string name = op + " [ncclSend/ncclRecv]";
     const stream_t s = backend::current_place().stream;
     const int p = comm.size();
-    // Elements arriving from peers with several runs, and where each peer's start in the staging array.
-    index_t staged = 0;
-    std::vector<index_t> stage_at(std::size_t(p), -1);
-    for (int r = 0; r < p; ++r) {
-        const auto& runs = x.recv_runs[std::size_t(r)];
-        if (runs.size() < 2) continue;
-        stage_at[std::size_t(r)] = staged;
-        for (const run& u : runs) staged += u.count;
-    }
-    std::vector<scanvec::detail::buffer<unsigned char>> stages;
-    for (const column& c : cols) stages.emplace_back(std::size_t(staged) * c.elem_bytes);
-
     group g(name);
-    for (std::size_t ci = 0; ci < cols.size(); ++ci) {
-        const column& c = cols[ci];
+    for (const column& c : cols)
         for (int r = 0; r < p; ++r) {
             const std::size_t k = std::size_t(r);
-            if (x.send_count[k] > 0)
-                nccl_check(ncclSend(at(c.send, x.send_at[k], c.elem_bytes), std::size_t(x.send_count[k]) * c.elem_bytes,
-                                    ncclChar, r, comm.nccl(), s),
+            index_t from = x.send_at[k];
+            for (const run& u : x.send_runs[k]) {  // NCCL matches a pair's calls in order
+                nccl_check(ncclSend(at(c.send, from, c.elem_bytes), std::size_t(u.count) * c.elem_bytes, ncclChar, r,
+                                    comm.nccl(), s),
                            name.c_str());
-            const auto& runs = x.recv_runs[k];
-            if (runs.empty()) continue;
-            index_t n = 0;
-            for (const run& u : runs) n += u.count;
-            void* into = runs.size() == 1 ? static_cast<void*>(at(c.recv, runs[0].at, c.elem_bytes))
-                                          : static_cast<void*>(at(stages[ci].data(), stage_at[k], c.elem_bytes));
-            nccl_check(ncclRecv(into, std::size_t(n) * c.elem_bytes, ncclChar, r, comm.nccl(), s), name.c_str());
-        }
-    }
-    g.end();
-    for (std::size_t ci = 0; ci < cols.size(); ++ci)
-        for (int r = 0; r < p; ++r) {
-            const auto& runs = x.recv_runs[std::size_t(r)];
-            if (runs.size() < 2) continue;
-            index_t from = stage_at[std::size_t(r)];
-            for (const run& u : runs) {
-                backend::copy_on_device(at(cols[ci].recv, u.at, cols[ci].elem_bytes),
-                                        at(stages[ci].data(), from, cols[ci].elem_bytes),
-                                        std::size_t(u.count) * cols[ci].elem_bytes, s, name.c_str());
                 from += u.count;
             }
+            for (const run& u : x.recv_runs[k])
+                nccl_check(ncclRecv(at(c.recv, u.at, c.elem_bytes), std::size_t(u.count) * c.elem_bytes, ncclChar, r,
+                                    comm.nccl(), s),
+                           name.c_str());
         }
+    g.end();
 }
 
 }  SCANVEC_NAMESPACE_END  // dist::detail::nccl_engine

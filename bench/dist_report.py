@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The distributed layer's scaling table from scanvec_dist_bench rows.
+
+    python3 bench/dist_report.py dist.csv [device.txt] > dist.md
+    python3 bench/dist_report.py dist.csv --plot-data scaling.dat
+
+Reads the CSV that `bash bench/gpu.sh dist` writes (op,engine,ranks,n,median_ms;
+every rank count of one run appended to one file) and prints, for each size:
+each call's time on 1 and P GPUs, the speed-up over scanvec on one GPU and
+over CUB on one GPU (scan, reduce, sort), and for the calls bound by the
+all-to-all the share of the engine's own all-to-all speed they reach; then
+weak scaling (n per GPU fixed), where a rank's time goes (the one-device
+steps), and NCCL against MPI staged through host memory.
+"""
+import argparse
+import collections
+import csv
+import sys
+
+OPS = ["scan", "reduce", "segmented_scan", "permute", "split", "sort"]
+EXCHANGING = {"permute", "split", "sort"}
+
+
+def log2(n):
+    return n.bit_length() - 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csv")
+    ap.add_argument("device", nargs="?")
+    ap.add_argument("--plot-data", help="write Gelem/s per op and GPU count at the largest common size here")
+    args = ap.parse_args()
+
+    t = {}  # (op, engine, ranks, n) -> ms
+    with open(args.csv) as f:
+        for r in csv.DictReader(f):
+            t[(r["op"], r["engine"], int(r["ranks"]), int(r["n"]))] = float(r["median_ms"])
+    fast = "nccl" if any(k[1] == "nccl" and k[2] > 1 for k in t) else "mpi"
+    ranks = sorted({k[2] for k in t if k[1] == fast})
+    sizes = sorted({k[3] for k in t if k[1] == fast and k[2] > 1})
+    out = sys.stdout
+    if args.device:
+        with open(args.device) as f:
+            out.write("Device: " + "; ".join(line.strip() for line in f if line.strip()) + "\n\n")
+    out.write(f"int32 keys, median of the repetitions, the slowest rank; engine {fast} between GPUs.\n\n")
+
+    for n in sizes:
+        out.write(f"### n = 2^{log2(n)} ({n} elements)\n\n")
+        head = "| call | " + " | ".join(f"{p} GPU{'s' if p > 1 else ''} ms" for p in ranks)
+        head += " | speed-up " + "/".join(str(p) for p in ranks[1:]) + " vs 1 GPU | vs CUB on 1 GPU | all-to-all share |\n"
+        out.write(head)
+        out.write("|---" * (len(ranks) + 4) + "|\n")
+        for op in OPS:
+            cells = [t.get((op, fast if p > 1 else e, p, n)) for p in ranks for e in [fast]]
+            one = cells[0]
+            row = f"| {op} | " + " | ".join(f"{c:.3f}" if c else "–" for c in cells)
+            ups = [f"{one / c:.2f}x" if one and c else "–" for c in cells[1:]]
+            cub = t.get((op, "cub", 1, n))
+            vs_cub = [f"{cub / c:.2f}x" if cub and c else "–" for c in cells[1:]]
+            share = []
+            if op in EXCHANGING:
+                for p, c in zip(ranks[1:], cells[1:]):
+                    raw = t.get(("all_to_all_raw", fast, p, n))
+                    share.append(f"{raw / c:.0%}" if raw and c else "–")
+            row += " | " + " / ".join(ups) + " | " + " / ".join(vs_cub) + " | " + (" / ".join(share) or "") + " |\n"
+            out.write(row)
+        raws = [t.get(("all_to_all_raw", fast, p, n)) for p in ranks[1:]]
+        out.write("\nThe engine's own all-to-all of the same bytes (n/P int32 per GPU): " +
+                  ", ".join(f"{p} GPUs {r:.3f} ms" for p, r in zip(ranks[1:], raws) if r) + ".\n\n")
+
+    # weak scaling: 1 GPU at n against P GPUs at P n
+    rows = []
+    for p in ranks[1:]:
+        for n in sorted({k[3] for k in t if k[2] == 1}):
+            for op in OPS:
+                a, b = t.get((op, fast, 1, n)), t.get((op, fast, p, p * n))
+                if a and b:
+                    rows.append(f"| {op} | 2^{log2(n)} | {p} | {a:.3f} | {b:.3f} | {a / b:.2f} |\n")
+    if rows:
+        out.write("### Weak scaling (n per GPU fixed)\n\n| call | n per GPU | GPUs | 1 GPU ms | P GPUs ms | efficiency (1 = perfect) |\n|---|---|---|---|---|---|\n")
+        out.writelines(rows)
+        out.write("\n")
+
+    steps = sorted({k[0] for k in t if k[0].startswith("step:")})
+    if steps:
+        out.write("### Where a rank's time goes: the one-device steps on its block\n\n")
+        out.write("| n | GPUs | " + " | ".join(s[5:] for s in steps) + " | all-to-all |\n")
+        out.write("|---" * (len(steps) + 3) + "|\n")
+        for n in sizes:
+            for p in ranks[1:]:
+                vals = [t.get((s, fast, p, n)) for s in steps] + [t.get(("all_to_all_raw", fast, p, n))]
+                out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) + " |\n")
+        out.write("\n")
+
+    mpi = [(op, n) for (op, e, p, n) in t if e == "mpi" and p > 1 and op in OPS + ["all_to_all_raw"]]
+    if mpi and fast == "nccl":
+        out.write("### NCCL against MPI staged through host memory (2 GPUs)\n\n| call | n | NCCL ms | MPI ms | MPI / NCCL |\n|---|---|---|---|---|\n")
+        for op, n in sorted(mpi, key=lambda x: (x[1], (OPS + ["all_to_all_raw"]).index(x[0]))):
+            a, b = t.get((op, "nccl", 2, n)), t.get((op, "mpi", 2, n))
+            if a and b:
+                out.write(f"| {op} | 2^{log2(n)} | {a:.3f} | {b:.3f} | {b / a:.0f}x |\n")
+        out.write("\n")
+
+    if args.plot_data:
+        n = max(n for n in sizes if all((op, fast, p, n) in t or p == 1 for op in OPS for p in ranks))
+        with open(args.plot_data, "w") as f:
+            f.write(f"# n = 2^{log2(n)}: GPUs then Gelem/s of " + " ".join(OPS) + "\n")
+            for p in ranks:
+                vals = [t.get((op, fast, p, n)) for op in OPS]
+                f.write(f"{p} " + " ".join(f"{n / v * 1e-6:.2f}" if v else "NaN" for v in vals) + "\n")
+
+
+if __name__ == "__main__":
+    main()
