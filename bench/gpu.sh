@@ -13,7 +13,7 @@
 #     fewer: MPI engine; one GPU each: NCCL), then scanvec_dist_bench on 1, 2,
 #     4, 8 ranks up to the GPU count, sizes DIST_SIZES (default 28,30,31), and
 #     2 ranks on the MPI engine (SCANVEC_DIST_NCCL=0) at 2^28 for comparison;
-#     rows in $OUT/dist.csv (bench/dist_report.py makes the table)
+#     rows in $OUT/dist.csv (bench/dist_report.py makes the table); DIST_MPI=0 skips the MPI rows
 #   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
@@ -123,7 +123,7 @@ if [ "$what" = dist ]; then
       summary+=("dist bench, $np GPUs: rc=$?")
       cat "$out/dist-bench-np$np.log"
     done
-    if [ "$gpus" -ge 2 ]; then
+    if [ "$gpus" -ge 2 ] && [ "${DIST_MPI:-1}" = 1 ]; then
       SCANVEC_DIST_NCCL=0 mpirun -np 2 -x SCANVEC_DIST_NCCL -x NCCL_NVLS_ENABLE "$bin" --sizes 28 --csv "$out/dist.csv" \
         > "$out/dist-bench-mpi.log" 2>&1
       summary+=("dist bench, 2 GPUs over MPI: rc=$?")
