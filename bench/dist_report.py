@@ -105,11 +105,12 @@ def main():
     if args.plot_data:
         n = max(n for n in sizes if all((op, fast, p, n) in t or p == 1 for op in OPS for p in ranks))
         with open(args.plot_data, "w") as f:
-            f.write(f"# n = 2^{log2(n)}: GPUs then Gelem/s of " + " ".join(OPS) + "\n")
-            for p in ranks:
-                vals = [t.get((op, fast, p, n)) for op in OPS]
-                f.write(f"{p} " + " ".join(f"{n / v * 1e-6:.2f}" if v else "NaN" for v in vals) + "\n")
-
+            f.write(f"# n = 2^{log2(n)}: 10^9 elements per second of each call on " +
+                    ", ".join(str(p) for p in ranks) + " GPUs\n")
+            f.write("call " + " ".join(f'"{p} GPU{"s" if p > 1 else ""}"' for p in ranks) + "\n")
+            for op in OPS:
+                vals = [t.get((op, fast, p, n)) for p in ranks]
+                f.write(op.replace("_", "-") + " " + " ".join(f"{n / v * 1e-6:.2f}" if v else "NaN" for v in vals) + "\n")
 
 if __name__ == "__main__":
     main()

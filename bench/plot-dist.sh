@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Plots the distributed layer's scaling: bench/plot-dist.sh DIR (DIR holds dist.csv)
+#   DIR/scaling.png   elements per second of each call on 1, 2, ... GPUs at the
+#                     largest size every GPU count ran (bench/dist_report.py --plot-data)
+# Needs gnuplot (Debian: gnuplot-nox); plot fetched results here, not on the GPU machine.
+set -euo pipefail
+dir=${1:?usage: bench/plot-dist.sh DIR (with dist.csv from bash bench/gpu.sh dist)}
+data=$(mktemp)
+trap 'rm -f "$data"' EXIT
+python3 "$(dirname "$0")/dist_report.py" "$dir/dist.csv" --plot-data "$data" > /dev/null
+title=$(head -1 "$data" | sed 's/^# n = 2^\([0-9]*\):.*/n = 2^{\1} int32/')
+gnuplot <<GP
+set terminal pngcairo size 900,480 font ",11"
+set output "$dir/scaling.png"
+set title "scanvec::dist on H100s over NCCL, $title: throughput by GPU count"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set ylabel "10^9 elements per second (log)"
+set key top right
+set grid ytics
+plot for [c=2:$(sed -n 3p "$data" | wc -w)] "$data" using c:xtic(1) title columnhead(c)
+GP
