@@ -47,19 +47,6 @@ struct odd_bit {
     SCANVEC_HD bool operator()(int k) const { return (k >> 7) & 1; }
 };
 
-/// Bucket of a key by its top 12 bits (as the distributed sort's partition of random keys).
-struct top_bucket {
-    SCANVEC_HD int operator()(int k) const { return int((unsigned(k) ^ 0x80000000u) >> 20); }
-};
-
-/// Destination rank of a key, p ranks, by its top bits.
-struct rank_by_top_bits {
-    int p;
-    SCANVEC_HD int operator()(int k) const {
-        return int((std::uint64_t(unsigned(k) ^ 0x80000000u) * std::uint64_t(p)) >> 32);
-    }
-};
-
 struct options {
     std::vector<int> log_sizes{28, 30};
     int reps = 5;
@@ -137,8 +124,9 @@ double raw_all_to_all_ms(const options& o, const dist::communicator& comm, std::
 }
 
 /// Where a rank's time goes in the all-to-all bound calls: the one-device
-/// primitives their steps use, each on this rank's block (rows "step:...",
-/// the slowest rank). The exchanges themselves are the all_to_all_raw row.
+/// steps they take, each on this rank's block (rows "step:...", the slowest
+/// rank): the sort's local radix sort and merge, split's and permute's local
+/// calls. The exchanges themselves are the all_to_all_raw row.
 void local_steps(const options& o, const dist::communicator& comm, std::size_t n, std::vector<row>& rows) {
     const int p = comm.size();
     const std::size_t m = n / std::size_t(p);
@@ -147,12 +135,17 @@ void local_steps(const options& o, const dist::communicator& comm, std::size_t n
     const auto keys = bench::tabulate<int>(m, bench::random_key<int>{std::uint64_t(comm.rank()) + 7});
     const auto flags = sv::map(odd_bit{}, keys);
     const auto target = bench::tabulate<std::int64_t>(m, affine_target{std::int64_t(m), 1000003, 12345});
-    at("step:min+max", median_ms(o, [&] {
-        volatile int lo = sv::reduce(keys, sv::min<int>{}), hi = sv::reduce(keys, sv::max<int>{});
-        (void)lo; (void)hi;
-    }));
-    at("step:histogram_4096", median_ms(o, [&] { auto r = sv::histogram(sv::lazy::map(top_bucket{}, keys), 4096); }));
-    at("step:multisplit_p", median_ms(o, [&] { auto r = sv::multisplit(keys, sv::lazy::map(rank_by_top_bits{p}, keys), p); }));
+    {
+        // the distributed sort's merge: two sorted halves of the block into one
+        auto halves = sv::vector<int>(m, sv::no_init);
+        const std::size_t h = m / 2;
+        thrust::copy(thrust::device, keys.data(), keys.data() + m, halves.data());
+        thrust::sort(thrust::device, halves.data(), halves.data() + h);
+        thrust::sort(thrust::device, halves.data() + h, halves.data() + m);
+        at("step:merge_2_runs", median_ms(o, [&] {
+            auto r = sv::detail::merge_sorted_runs(halves, {0, sv::index_t(h), sv::index_t(m)});
+        }));
+    }
     at("step:radix_sort", median_ms(o, [&] { auto r = sv::radix_sort(keys); }));
     at("step:split", median_ms(o, [&] { auto r = sv::split(keys, flags); }));
     at("step:permute", median_ms(o, [&] { auto r = sv::permute(keys, target); }));
