@@ -95,3 +95,89 @@ TEST_CASE("memory returned to the cache is poisoned: a view that outlived its ve
     CHECK(std::count(kept.begin(), kept.end(), 7) > 0);
     cache.set_poisoning(was);
 }
+
+namespace {
+/// A source of memory that counts what it hands out and takes back, over the backend's own.
+struct counting_source {
+    std::size_t allocations = 0, frees = 0, bytes_out = 0;
+    static void* allocate(std::size_t bytes, void* self) {
+        auto* c = static_cast<counting_source*>(self);
+        void* p = sv::runtime::backend_resource().allocate(bytes, nullptr);
+        if (p) c->allocations++, c->bytes_out += bytes;
+        return p;
+    }
+    static void deallocate(void* p, std::size_t bytes, void* self) {
+        auto* c = static_cast<counting_source*>(self);
+        c->frees++;
+        c->bytes_out -= bytes;
+        sv::runtime::backend_resource().deallocate(p, bytes, nullptr);
+    }
+    sv::runtime::memory_resource resource() { return {&allocate, &deallocate, this}; }
+};
+}  // namespace
+
+TEST_CASE("a cache draws its blocks from the resource it is given, and gives every one back") {
+    counting_source source;
+    {
+        sv::runtime::memory_cache cache;
+        cache.set_resource(source.resource());
+        void* a = cache.allocate(1000);
+        void* b = cache.allocate(100000);
+        CHECK(source.allocations == 2);
+        CHECK(source.bytes_out == cache.stats().bytes_in_use);
+        // blocks in use: the source cannot change under them
+        CHECK_THROWS_AS(cache.set_resource(sv::runtime::backend_resource()), sv::error);
+        cache.deallocate(a, 1000);
+        void* again = cache.allocate(1000);  // from the cache, not the source
+        CHECK(again == a);
+        CHECK(source.allocations == 2);
+        cache.deallocate(again, 1000);
+        cache.deallocate(b, 100000);
+        CHECK(source.frees == 0);  // cached
+        cache.trim();
+        CHECK(source.frees == 2);
+        CHECK(source.bytes_out == 0);
+        void* c = cache.allocate(64);
+        cache.deallocate(c, 64);
+    }  // the cache's destructor gives the last block back
+    CHECK(source.allocations == 3);
+    CHECK(source.frees == 3);
+    CHECK(source.bytes_out == 0);
+    sv::runtime::memory_resource half;
+    half.allocate = source.resource().allocate;
+    CHECK_THROWS_AS(sv::runtime::memory_cache().set_resource(half), sv::error);
+}
+
+TEST_CASE("the cache limit: blocks past it go straight back, and lowering it trims") {
+    counting_source source;
+    sv::runtime::memory_cache cache;
+    cache.set_resource(source.resource());
+    void* small = cache.allocate(4096);
+    void* big = cache.allocate(1 << 20);
+    cache.set_cache_limit(8192);
+    CHECK(cache.cache_limit() == 8192);
+    cache.deallocate(big, 1 << 20);  // over the limit: given back at once
+    CHECK(source.frees == 1);
+    cache.deallocate(small, 4096);  // fits: kept
+    CHECK(source.frees == 1);
+    CHECK(cache.stats().bytes_cached == 4096);
+    cache.set_cache_limit(0);  // lowering trims to fit
+    CHECK(cache.stats().bytes_cached == 0);
+    CHECK(source.frees == 2);
+    CHECK(source.bytes_out == 0);
+}
+
+TEST_CASE("sv::memory: the process-wide cache's controls") {
+    sv::vector<int> alive(1000, 1);  // scanvec memory in use
+    CHECK_THROWS_AS(sv::memory::set_resource(sv::runtime::backend_resource()), sv::error);
+    sv::memory::trim();
+    CHECK(sv::memory::stats().bytes_cached == 0);
+    CHECK(sv::memory::stats().bytes_in_use >= 1000 * sizeof(int));
+    sv::memory::set_cache_limit(0);
+    { sv::vector<int> gone(5000, 2); }
+    CHECK(sv::memory::stats().bytes_cached == 0);  // nothing kept
+    sv::memory::set_cache_limit(~std::size_t(0));
+    { sv::vector<int> kept(5000, 2); }
+    CHECK(sv::memory::stats().bytes_cached > 0);
+    CHECK(sv::reduce(alive) == 1000);
+}

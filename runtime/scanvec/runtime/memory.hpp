@@ -17,12 +17,17 @@
 // trimmed, then sv::out_of_memory is thrown), so a test can check that every
 // primitive's failure path leaks nothing and leaves its inputs alone. See
 // fail_after() below; off, it costs one compare inside the locked section.
+//
+// The public face (sv::memory, at the end): where the memory comes from (a
+// pair of functions, e.g. an application's pool), trim(), a limit on what the
+// cache keeps, and the statistics. How it runs: docs/design/memory.md.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
 
 #include <atomic>
 #include <cstddef>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -30,12 +35,32 @@
 SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
 struct memory_stats {
-    std::size_t backend_allocations = 0;  ///< calls that reached cudaMalloc / malloc
-    std::size_t backend_frees = 0;        ///< blocks given back to the backend (trim, OOM retry)
+    std::size_t backend_allocations = 0;  ///< calls that reached the source (cudaMalloc / malloc, or the resource set)
+    std::size_t backend_frees = 0;        ///< blocks given back to the source (trim, OOM retry, over the cache limit)
     std::size_t cache_hits = 0;           ///< requests served from the cache
     std::size_t bytes_in_use = 0;         ///< handed out and not yet returned
     std::size_t bytes_cached = 0;         ///< held by the cache, free for reuse
 };
+
+/// Where the cache's blocks come from: allocate(bytes, context) returns a block
+/// of at least `bytes` bytes in the backend's memory (device memory on CUDA),
+/// or nullptr when it has none; deallocate(p, bytes, context) takes it back
+/// (bytes as asked). Both are called with the cache's lock held, from any
+/// thread that uses scanvec; work queued on the default stream has finished
+/// with a block before it is given back.
+struct memory_resource {
+    void* (*allocate)(std::size_t bytes, void* context) = nullptr;
+    void (*deallocate)(void* p, std::size_t bytes, void* context) = nullptr;
+    void* context = nullptr;
+};
+
+/// The backend's own allocator: cudaMalloc / cudaFree, or malloc / free on the host.
+inline memory_resource backend_resource() {
+    memory_resource r;
+    r.allocate = [](std::size_t bytes, void*) { return backend::try_allocate(bytes); };
+    r.deallocate = [](void* p, std::size_t, void*) { backend::release(p); };
+    return r;
+}
 
 /// The byte that fills memory returned to the cache while poisoning is on.
 inline constexpr unsigned char poison_byte = 0xDB;
@@ -77,10 +102,10 @@ public:
             stats_.bytes_in_use += size;
             return p;
         }
-        void* p = backend::try_allocate(size);
-        if (!p) {  // give the cache back to the backend and try once more
+        void* p = resource_.allocate(size, resource_.context);
+        if (!p) {  // give the cache back to the source and try once more
             trim_locked();
-            p = backend::try_allocate(size);
+            p = resource_.allocate(size, resource_.context);
         }
         if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
         stats_.backend_allocations++;
@@ -98,9 +123,44 @@ public:
         }
         const std::size_t size = bin_size(bytes);
         std::lock_guard<std::mutex> lock(mutex_);
-        free_.emplace(size, p);
         stats_.bytes_in_use -= size;
+        if (stats_.bytes_cached + size > cache_limit_) {  // over the limit: straight back to the source
+            release_locked(p, size);
+            return;
+        }
+        free_.emplace(size, p);
         stats_.bytes_cached += size;
+    }
+
+    /// Draws new blocks from r from now on (cached blocks go back to the old
+    /// source first). Throws sv::error while scanvec memory is in use (blocks
+    /// must go back to the source they came from): set it before the first
+    /// vector is made, or when every vector is gone.
+    void set_resource(const memory_resource& r) {
+        if (!r.allocate || !r.deallocate) throw error("scanvec::memory::set_resource: both functions are needed");
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stats_.bytes_in_use != 0)
+            throw error("scanvec::memory::set_resource: " + std::to_string(stats_.bytes_in_use) +
+                        " bytes of scanvec memory are in use; set the resource before any vector exists");
+        trim_locked();
+        resource_ = r;
+    }
+
+    /// Keeps at most `bytes` of free blocks; blocks returned past it go back to
+    /// the source at once (trims now to fit). No limit by default.
+    void set_cache_limit(std::size_t bytes) noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cache_limit_ = bytes;
+        while (stats_.bytes_cached > cache_limit_ && !free_.empty()) {
+            auto largest = std::prev(free_.end());
+            stats_.bytes_cached -= largest->first;
+            release_locked(largest->second, largest->first);
+            free_.erase(largest);
+        }
+    }
+    std::size_t cache_limit() const noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return cache_limit_;
     }
 
     /// Returns every cached (free) block to the backend.
@@ -147,10 +207,20 @@ private:
                std::to_string(stats_.bytes_in_use) + " bytes in use by scanvec)";
     }
 
+    /// A block back to its source, once the device has finished with it (a
+    /// block freed by a vector may still be read by work queued before).
+    void release_locked(void* p, std::size_t size) noexcept {
+        try {
+            backend::synchronize(nullptr, "memory cache (give a block back)");
+        } catch (...) {  // an earlier kernel's error: it surfaces at the caller's next wait
+        }
+        resource_.deallocate(p, size, resource_.context);
+        stats_.backend_frees++;
+    }
+
     void trim_locked() noexcept {
         for (auto& [size, p] : free_) {
-            backend::release(p);
-            stats_.backend_frees++;
+            release_locked(p, size);
             stats_.bytes_cached -= size;
         }
         free_.clear();
@@ -160,6 +230,8 @@ private:
     std::multimap<std::size_t, void*> free_;
     memory_stats stats_;
     std::size_t fail_countdown_ = no_failure;  // requests left before the injected failure (fail_after)
+    memory_resource resource_ = backend_resource();
+    std::size_t cache_limit_ = ~std::size_t(0);
 #if defined(NDEBUG)
     std::atomic<bool> poison_{false};
 #else
@@ -208,3 +280,22 @@ private:
 };
 
 }  SCANVEC_NAMESPACE_END  // runtime
+
+SCANVEC_NAMESPACE_BEGIN namespace memory {
+
+/// Where scanvec's memory comes from (see runtime::memory_resource): an
+/// application's pool, say. Set it before the first vector exists (sv::error
+/// otherwise). memory::set_resource(runtime::backend_resource()) restores the default.
+inline void set_resource(const runtime::memory_resource& r) { runtime::memory().set_resource(r); }
+
+/// Gives every cached (free) block back to its source; blocks in use stay.
+inline void trim() noexcept { runtime::memory().trim(); }
+
+/// Keeps at most `bytes` of free blocks in the cache (none: 0; no limit by default).
+inline void set_cache_limit(std::size_t bytes) noexcept { runtime::memory().set_cache_limit(bytes); }
+
+/// What the cache has done and holds: blocks asked of the source and given
+/// back, requests served from the cache, bytes in use and bytes cached.
+inline runtime::memory_stats stats() { return runtime::memory().stats(); }
+
+}  SCANVEC_NAMESPACE_END  // memory
