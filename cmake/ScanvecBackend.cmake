@@ -1,6 +1,6 @@
 # The backend is chosen here, once. SCANVEC_BACKEND=host: g++ with Thrust's
 # OpenMP device system. SCANVEC_BACKEND=cuda: nvcc with Thrust's CUDA system.
-# Used by the build tree and, installed, by scanvec-config.cmake.
+# Used by the build tree and, installed, by scanvecConfig.cmake (a consumer's find_package).
 if(NOT SCANVEC_BACKEND MATCHES "^(host|cuda)$")
   message(FATAL_ERROR "SCANVEC_BACKEND must be 'host' or 'cuda', not '${SCANVEC_BACKEND}'")
 endif()

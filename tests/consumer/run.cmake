@@ -1,26 +1,16 @@
-# Configures, builds and (where it can run) runs the consumer project.
-# -DMODE=subdirectory|package -DBIN=<dir> -DARGS=<cache args> [-DSCANVEC_BUILD=<scanvec build dir>]
+# Configures, builds and (where it can run) runs the add_subdirectory consumer.
+# -DBIN=<dir> -DARGS=<cache args>
 file(REMOVE_RECURSE "${BIN}")
-set(src "${CMAKE_CURRENT_LIST_DIR}")
-set(extra "")
-if(MODE STREQUAL "package")
-  execute_process(COMMAND ${CMAKE_COMMAND} --install "${SCANVEC_BUILD}" --prefix "${BIN}/prefix"
-                  RESULT_VARIABLE rc)
-  if(rc)
-    message(FATAL_ERROR "cmake --install failed")
-  endif()
-  set(extra "-DCMAKE_PREFIX_PATH=${BIN}/prefix")
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -S "${src}" -B "${BIN}/build" -DMODE=${MODE} ${ARGS} ${extra}
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}" -B "${BIN}/build" ${ARGS}
                 RESULT_VARIABLE rc)
 if(rc)
-  message(FATAL_ERROR "configuring the consumer (${MODE}) failed")
+  message(FATAL_ERROR "configuring the consumer (add_subdirectory) failed")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build "${BIN}/build" RESULT_VARIABLE rc)
 if(rc)
-  message(FATAL_ERROR "building the consumer (${MODE}) failed")
+  message(FATAL_ERROR "building the consumer (add_subdirectory) failed")
 endif()
 execute_process(COMMAND "${BIN}/build/consumer" RESULT_VARIABLE rc)
 if(rc)
-  message(FATAL_ERROR "the consumer (${MODE}) ran and failed: ${rc}")
+  message(FATAL_ERROR "the consumer (add_subdirectory) ran and failed: ${rc}")
 endif()
