@@ -32,6 +32,7 @@
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
 #include <scanvec/primitives/dist/segmented.hpp>
+#include <scanvec/primitives/dist/segment_descriptor.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <scanvec/algorithms/dist/sort.hpp>

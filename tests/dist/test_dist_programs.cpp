@@ -1,5 +1,5 @@
 // The book's programs, written once on sv::vector, run on sv::dist::vector from
-// the same source (split_radix_sort, split_by_enumerate, line_of_sight), and
+// the same source (split_radix_sort, split_by_enumerate, line_of_sight, spmv), and
 // the distributed sort and multisplit: every result gathered and compared with
 // the one-device program (or std::sort) over the same host data, on every
 // layout, with sizes 0, 1, fewer than the ranks, odd and larger.
@@ -86,6 +86,45 @@ TEST_CASE("line_of_sight runs unchanged on dist vectors") {
                                   sv::line_of_sight(sv::vector<int>(ints)).to_host()));
         }
     }
+}
+
+TEST_CASE("spmv runs unchanged on dist vectors, rows by a distributed descriptor with empty rows") {
+    for (spread s : spreads) {
+        for (std::size_t rows : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(40), std::size_t(1003)}) {
+            CAPTURE(name(s));
+            CAPTURE(rows);
+            const std::size_t cols = rows + 5;
+            // row lengths 0..6 (every fourth row empty, the first too), random columns and values
+            auto lengths = random_values<int>(rows, 6000 + rows, 0, 6);
+            for (std::size_t k = 0; k < rows; k += 4) lengths[k] = 0;
+            std::size_t nnz = 0;
+            for (int l : lengths) nnz += std::size_t(l);
+            const auto values = random_values<long long>(nnz, 6100 + rows, -50, 50);
+            const auto columns = random_values<int>(nnz, 6200 + rows, 0, (long long)cols - 1);
+            const auto x = random_values<long long>(cols, 6300 + rows, -9, 9);
+            std::vector<long long> want(rows, 0);
+            for (std::size_t k = 0, j = 0; k < rows; ++k)
+                for (int e = 0; e < lengths[k]; ++e, ++j) want[k] += values[j] * x[std::size_t(columns[j])];
+            const auto one_device = sv::spmv(sv::vector<long long>(values), sv::vector<int>(columns),
+                                             sv::segments::from_lengths(sv::vector<int>(lengths)), sv::vector<long long>(x));
+            CHECK(one_device.to_host() == want);
+            const auto d_rows = sv::dist::segments::from_lengths(spread_out(lengths, spread::random, rows + 1));
+            CHECK(d_rows.count() == sv::index_t(rows));
+            CHECK(d_rows.total() == sv::index_t(nnz));
+            const auto y = sv::spmv(spread_out(values, s, rows + 2), spread_out(columns, spread::even, rows + 3), d_rows,
+                                    spread_out(x, s, rows + 4));
+            CHECK(gathered_equals(y, want));
+        }
+    }
+}
+
+TEST_CASE("a distributed descriptor: bad lengths and a mismatched vector are errors on every rank") {
+    auto bad = random_values<int>(17, 6400, 0, 3);
+    bad[16] = -1;  // on the last holder only
+    CHECK_THROWS_AS((void)sv::dist::segments::from_lengths(spread_out(bad, spread::even)), sv::error);
+    const auto rows = sv::dist::segments::from_lengths(spread_out(std::vector<int>{2, 0, 3}, spread::even));
+    CHECK_THROWS_AS((void)sv::dist::reduce(sv::dist::distribute(1, 4), rows), sv::length_error);
+    CHECK(gathered_equals(sv::dist::reduce(sv::dist::distribute(1, 5), rows), std::vector<int>{2, 0, 3}));
 }
 
 TEST_CASE("dist extract") {

@@ -13,8 +13,12 @@
 // The descriptor (sv::segments) holds empty rows, which head flags cannot. The
 // product is a lazy map, computed inside the segmented reduce: two passes over
 // the nonzeros (the gather of x, checked for columns out of range, and the reduce).
+// The same text runs on distributed vectors (values, columns and x as
+// sv::dist::vector, rows as sv::dist::segments): there the lazy product is
+// computed when made, one more pass.
 #pragma once
 
+#include <scanvec/algorithms/program_traits.hpp>
 #include <scanvec/primitives/nested.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -28,11 +32,13 @@ template <class T> struct multiply_as {
 }  // namespace detail
 
 /// y = A x for the sparse matrix A whose row k holds values[j] in column
-/// columns[j] for the j in segment k of rows; x has one entry per column.
-template <class Values, class Columns, class X>
-vector<value_t<Values>> spmv(const Values& values, const Columns& columns, const segments& rows, const X& x) {
-    static_assert(std::is_integral_v<value_t<Columns>>, "sv::spmv: columns must hold integers");
-    using T = value_t<Values>;
+/// columns[j] for the j in segment k of rows (a descriptor: sv::segments, or
+/// sv::dist::segments with distributed vectors); x has one entry per column.
+template <class Values, class Columns, class Rows, class X, std::enable_if_t<!is_sequence_v<Rows>, int> = 0>
+auto spmv(const Values& values, const Columns& columns, const Rows& rows, const X& x) {
+    static_assert(std::is_integral_v<detail::program_value_t<Columns>>, "sv::spmv: columns must hold integers");
+    using T = detail::program_value_t<Values>;
+    using lazy = detail::lazy_views_t<Values>;
     return detail::labelled("spmv", values.size(), [&] {
         detail::expect_same_length("spmv (values and columns)", values.size(), columns.size());
         detail::expect_same_length("spmv (values and rows)", values.size(), rows.total());
