@@ -47,52 +47,64 @@ inline unsigned char* at(void* base, index_t elem, std::size_t elem_bytes) {
     return static_cast<unsigned char*>(base) + std::size_t(elem) * elem_bytes;
 }
 
+/// The calls of one exchange, inside its group: count elements of a column
+/// sent from element `from` of its send array, or received at element `to`
+/// of its receive array, as bytes, on the vectors' stream.
+class peer_calls {
+public:
+    peer_calls(const communicator& comm, const std::string& op)
+        : comm_(comm), name_(op + " [ncclSend/ncclRecv]"), stream_(backend::current_place().stream), group_(name_) {}
+    void send(const column& c, index_t from, index_t count, int peer) const {
+        if (count > 0)
+            nccl_check(ncclSend(at(c.send, from, c.elem_bytes), std::size_t(count) * c.elem_bytes, ncclChar, peer,
+                                comm_.nccl(), stream_),
+                       name_.c_str());
+    }
+    void recv(const column& c, index_t to, index_t count, int peer) const {
+        if (count > 0)
+            nccl_check(ncclRecv(at(c.recv, to, c.elem_bytes), std::size_t(count) * c.elem_bytes, ncclChar, peer,
+                                comm_.nccl(), stream_),
+                       name_.c_str());
+    }
+    /// Ends the group: NCCL runs every call of it together.
+    void run() { group_.end(); }
+
+private:
+    const communicator& comm_;
+    std::string name_;
+    stream_t stream_;
+    group group_;
+};
+
 /// exchange_columns over NCCL: one group for every column and peer.
 inline void exchange_columns(const communicator& comm, const all_to_all_side& out, const all_to_all_side& in,
                              const std::vector<column>& cols, const std::string& op) {
-    const std::string name = op + " [ncclSend/ncclRecv]";
-    const stream_t s = backend::current_place().stream;
-    const int p = comm.size();
-    group g(name);
+    peer_calls calls(comm, op);
     for (const column& c : cols)
-        for (int r = 0; r < p; ++r) {
+        for (int r = 0; r < comm.size(); ++r) {
             const std::size_t k = std::size_t(r);
-            if (out.counts[k] > 0)
-                nccl_check(ncclSend(at(c.send, out.displs[k], c.elem_bytes), std::size_t(out.counts[k]) * c.elem_bytes,
-                                    ncclChar, r, comm.nccl(), s),
-                           name.c_str());
-            if (in.counts[k] > 0)
-                nccl_check(ncclRecv(at(c.recv, in.displs[k], c.elem_bytes), std::size_t(in.counts[k]) * c.elem_bytes,
-                                    ncclChar, r, comm.nccl(), s),
-                           name.c_str());
+            calls.send(c, out.displs[k], out.counts[k], r);
+            calls.recv(c, in.displs[k], in.counts[k], r);
         }
-    g.end();
+    calls.run();
 }
 
 /// exchange_placed over NCCL: one ncclSend/ncclRecv pair per run of the
 /// receiver (both sides know the runs), so every element is received in place.
 inline void exchange_placed(const communicator& comm, const placed_exchange& x, const std::vector<column>& cols,
                             const std::string& op) {
-    const std::string name = op + " [ncclSend/ncclRecv]";
-    const stream_t s = backend::current_place().stream;
-    const int p = comm.size();
-    group g(name);
+    peer_calls calls(comm, op);
     for (const column& c : cols)
-        for (int r = 0; r < p; ++r) {
+        for (int r = 0; r < comm.size(); ++r) {
             const std::size_t k = std::size_t(r);
             index_t from = x.send_at[k];
             for (const run& u : x.send_runs[k]) {  // NCCL matches a pair's calls in order
-                nccl_check(ncclSend(at(c.send, from, c.elem_bytes), std::size_t(u.count) * c.elem_bytes, ncclChar, r,
-                                    comm.nccl(), s),
-                           name.c_str());
+                calls.send(c, from, u.count, r);
                 from += u.count;
             }
-            for (const run& u : x.recv_runs[k])
-                nccl_check(ncclRecv(at(c.recv, u.at, c.elem_bytes), std::size_t(u.count) * c.elem_bytes, ncclChar, r,
-                                    comm.nccl(), s),
-                           name.c_str());
+            for (const run& u : x.recv_runs[k]) calls.recv(c, u.at, u.count, r);
         }
-    g.end();
+    calls.run();
 }
 
 }  SCANVEC_NAMESPACE_END  // dist::detail::nccl_engine
