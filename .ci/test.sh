@@ -10,14 +10,30 @@
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash .ci/deps.sh
 jobs=$(nproc)
 # ctest runs $jobs test programs at once, each with an OpenMP thread per core:
 # threads that spin while they wait for the others would take the cores those
 # others need.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
-step() { echo; echo "=== $* ==="; }
+# step <name>: a stage begins (the previous one ends). Each stage's wall and
+# CPU seconds (user + system, all cores) are summed up at the end: where CI's
+# time goes (docs/design/README.md, "Build cost").
+# (the CPU time of this shell's finished children: /proc/$$/stat's cutime and
+# cstime, in clock ticks; $$ is this shell even inside $(...))
+tick=$(getconf CLK_TCK)
+cpu_s() { sed 's/^.*) //' "/proc/$$/stat" | awk -v tick="$tick" '{ printf "%d", ($14 + $15) / tick }'; }
+stages=() stage="" stage_wall=$SECONDS stage_cpu=$(cpu_s)
+end_stage() {
+  if [ -n "$stage" ]; then
+    stages+=("$(printf '%5d s wall %6d s CPU  %s' $((SECONDS - stage_wall)) $(($(cpu_s) - stage_cpu)) "$stage")")
+  fi
+  stage=$1 stage_wall=$SECONDS stage_cpu=$(cpu_s)
+}
+step() { end_stage "$*"; echo; echo "=== $* ==="; }
+
+step "dependencies"
+bash .ci/deps.sh
 
 # The host backend once, under AddressSanitizer + UBSan (-O1): every test,
 # example and the benchmarks' build. Sizes up to 65539 (SCANVEC_TEST_SMALL):
@@ -27,9 +43,10 @@ step() { echo; echo "=== $* ==="; }
 # and look-back across thousands of blocks need them. (An unsanitized -O3 host
 # build beside this one would add ~5 minutes.) The 1 PiB request in
 # test_memory is deliberate (allocator_may_return_null).
-step "host backend under AddressSanitizer + UBSan: build and test"
+step "host backend under AddressSanitizer + UBSan: build"
 cmake --preset host-asan >/dev/null
 cmake --build --preset host-asan -j "$jobs"
+step "host backend under AddressSanitizer + UBSan: test"
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 SCANVEC_TEST_SMALL=1 \
   ctest --preset host-asan -j "$jobs"
 
@@ -47,4 +64,6 @@ if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
 else
   echo "cuda backend: skipped (no $nvcc or SCANVEC_SKIP_CUDA=1)"
 fi
+end_stage ""
 echo; echo "test.sh: all passed"
+printf '%s\n' "${stages[@]}" "$(printf '%5d s wall %6d s CPU  in all' "$SECONDS" "$(cpu_s)")"
