@@ -2,11 +2,12 @@
 # The test command (README): on a fresh machine, installs what is missing,
 # builds the host backend under AddressSanitizer + UBSan and runs every test
 # and example, then compiles the CUDA backend's tests with nvcc
-# (running them needs a GPU: see bench/gpu.sh). The CUDA check emits PTX only
-# (ptxas runs in the GPU machine's full build) and leaves out the benchmarks,
-# the examples, the fuzzer and the distributed tests, which compile and run in
-# that full build; on the host all of them build and run above. Time on 2
-# cores: README.
+# (running them needs a GPU: see bench/gpu.sh). The CUDA check stops at NVVM
+# IR (no PTX: the GPU machine's full build generates it and runs ptxas) and
+# leaves out the benchmarks, the examples, the fuzzer and the distributed
+# tests, which compile and run in that full build; on the host all of them
+# build and run above. Time on 2 cores: README; where it goes: the summary
+# this script ends with, and docs/design/README.md ("Build cost").
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,9 +59,15 @@ nvcc=/usr/local/cuda/bin/nvcc
 if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
   step "cuda backend: compile the tests (they run on a GPU machine: bash bench/gpu.sh)"
   # Every test source through nvcc: its front end checks host and device code,
-  # cicc compiles the device code to PTX (-cuda: no g++ pass over the host
-  # code, and so no objects to link). The GPU machine's full build compiles,
-  # links and runs everything.
+  # and cicc lowers the device code to NVVM IR (code=lto_90 in the cuda-ci
+  # preset), which is where the errors only nvcc reports come from (a __host__
+  # function called from device code, errors in device-only template code).
+  # Generating PTX from that IR took about half of cicc's time and checks the
+  # code generator more than scanvec's source (which has no inline PTX): the
+  # GPU machine's full build generates it, runs ptxas, links and runs
+  # everything. (nvcc's -fdevice-syntax-only would be cheaper still, but
+  # misses the calls of __host__ functions from device code.) -cuda: no g++
+  # pass over the host code, and so no objects to link.
   cmake --preset cuda-ci >/dev/null
   # (the compile_fail programs are meant not to compile: their tests run on the host)
   objects=$(ninja -C build/cuda-ci -t targets all | sed -n 's/^\([^:]*\.o\): CUDA_COMPILER.*/\1/p' | grep -v compile_fail)
