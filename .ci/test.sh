@@ -6,8 +6,9 @@
 # IR (no PTX: the GPU machine's full build generates it and runs ptxas) and
 # leaves out the benchmarks, the examples, the fuzzer and the distributed
 # tests, which compile and run in that full build; on the host all of them
-# build and run above. Time on 2 cores: README; where it goes: the summary
-# this script ends with, and docs/design/README.md ("Build cost").
+# build and run above, but the benchmarks, which are only compiled. Time on 2
+# cores: README; where it goes: the summary this script ends with, and
+# docs/design/README.md ("Build cost").
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,21 +37,24 @@ step() { end_stage "$*"; echo; echo "=== $* ==="; }
 step "dependencies"
 bash .ci/deps.sh
 
-# The host backend once, under AddressSanitizer + UBSan: every test, example
-# and the benchmarks' build. At -Og, not -O1 (the host-asan preset): g++
-# spends most of a sanitized compile optimising, and -Og builds in ~60% of
-# the time while the tests and examples run ~1.5x longer (-Og keeps the
-# stores and aggregates -O1 removes, so the sanitizers check every access
-# they checked). Sizes up to 65539 (SCANVEC_TEST_SMALL): on the host every
-# path is reached by then (its largest tile is 16384 elements), and the
-# sanitizers find memory and UB errors at every size; the 10^6 and 2^24 cases
-# run on the GPU machine (bash bench/gpu.sh), where tiles and look-back across
-# thousands of blocks need them. (An unsanitized -O3 host build beside this
-# one would add ~5 minutes.) The 1 PiB request in test_memory is deliberate
-# (allocator_may_return_null).
+# The host backend once, under AddressSanitizer + UBSan: every test and
+# example built and run. At -Og, not -O1 (the host-asan preset): g++ spends
+# most of a sanitized compile optimising, and -Og builds in ~60% of the time
+# while the tests and examples run ~1.5x longer (-Og keeps the stores and
+# aggregates -O1 removes, so the sanitizers check every access they checked).
+# The benchmarks are compiled, not built (SCANVEC_BENCH_SYNTAX_ONLY: g++
+# -fsyntax-only instantiates every template and generates nothing; nothing is
+# linked): that finds what does not compile, host-only branches included, at a
+# third of the cost; bench/gpu.sh builds and runs them. Sizes up to 65539
+# (SCANVEC_TEST_SMALL): on the host every path is reached by then (its largest
+# tile is 16384 elements), and the sanitizers find memory and UB errors at
+# every size; the 10^6 and 2^24 cases run on the GPU machine (bash
+# bench/gpu.sh), where tiles and look-back across thousands of blocks need
+# them. (An unsanitized -O3 host build beside this one would add ~5 minutes.)
+# The 1 PiB request in test_memory is deliberate (allocator_may_return_null).
 step "host backend under AddressSanitizer + UBSan: build"
 cmake --preset host-asan >/dev/null
-cmake --build --preset host-asan -j "$jobs"
+cmake --build --preset host-asan -j "$jobs" --target all scanvec_bench_syntax
 step "host backend under AddressSanitizer + UBSan: test"
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 SCANVEC_TEST_SMALL=1 \
   ctest --preset host-asan -j "$jobs"
