@@ -97,6 +97,26 @@ template <class T> void check_equal(const std::vector<T>& got, const std::vector
     }
 }
 
+/// A stream of the user's kind for sv::on: a non-blocking CUDA stream (it does
+/// not wait for the default stream), or on the host a distinct dummy handle.
+inline sv::stream_t make_stream() {
+#if defined(SCANVEC_BACKEND_CUDA)
+    cudaStream_t s = nullptr;
+    REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+    return s;
+#else
+    return new char;
+#endif
+}
+inline void destroy_stream(sv::stream_t s) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaSuccess);
+#else
+    delete static_cast<char*>(s);
+#endif
+}
+
 }  // namespace test
 
 #if defined(SCANVEC_BACKEND_CUDA)

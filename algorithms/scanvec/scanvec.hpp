@@ -11,6 +11,8 @@
 #include <scanvec/runtime/print.hpp>
 #include <scanvec/runtime/trace.hpp>
 #include <scanvec/runtime/sequence.hpp>
+#include <scanvec/runtime/interop.hpp>
+#include <scanvec/runtime/stream.hpp>
 #include <scanvec/runtime/vector.hpp>
 
 #include <scanvec/primitives/enumerate_pack.hpp>

@@ -77,7 +77,7 @@ template <class F, class A, class... B> auto map(F f, const A& a, const B&... b)
         std::size_t n = detail::common_length("map", a, b...);
         vector<map_result_t<F, A, B...>> r(n, no_init);
         if (n) {
-            auto s = detail::stream_of(a);
+            auto s = current_stream();
             if constexpr (sizeof...(B) == 0)
                 thrust::transform(detail::policy(s), detail::reader(a), detail::reader(a) + n, detail::writer(r), f);
             else

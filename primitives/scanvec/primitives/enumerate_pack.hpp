@@ -57,7 +57,7 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
         vector<value_t<A>> r(std::size_t(index.total), no_init);
         if (!a.empty()) {
             auto in = detail::reader(a);
-            thrust::scatter_if(detail::policy(detail::stream_of(a)), in, in + a.size(), index.values.begin(),
+            thrust::scatter_if(detail::policy(current_stream()), in, in + a.size(), index.values.begin(),
                                detail::map_iterator(detail::is_set{}, flags), detail::writer(r));
             backend::check_launch("pack");
         }

@@ -193,7 +193,7 @@ vector<value_t<A>> permute(const A& a, const scan_view<In, Op, T, Post>& idx, un
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
         using Sink = detail::scatter_to<decltype(detail::reader(a)), decltype(detail::writer(r))>;
-        idx.run(Sink{detail::reader(a), detail::writer(r)}, detail::stream_of(a));
+        idx.run(Sink{detail::reader(a), detail::writer(r)}, current_stream());
         return r;
     }, a);
 }

@@ -58,7 +58,7 @@ template <int Offset, class A> auto neighbours(const A& a, const value_t<A>& fil
 template <class A, class V> vector<value_t<V>> evaluate_from(const A& a, const V& v) {
     vector<value_t<V>> r(v.size(), no_init);
     if (!v.empty()) {
-        thrust::copy_n(policy(stream_of(a)), reader(v), v.size(), writer(r));
+        thrust::copy_n(policy(current_stream()), reader(v), v.size(), writer(r));
         backend::check_launch("neighbours");
     }
     return r;

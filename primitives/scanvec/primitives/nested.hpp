@@ -113,7 +113,7 @@ template <class Idx> void check_element_indices(const char* op, const segments& 
     expect_same_length(op, idx.size(), s.count());
 #if SCANVEC_CHECKS
     const index_t k = first_index_where(outside_segment<decltype(reader(idx))>{s.offsets().data(), reader(idx)},
-                                        s.count(), stream_of(idx));
+                                        s.count(), current_stream());
     if (k >= 0) {
         const auto& off = s.offsets();
         throw index_error(std::string(op) + ": index idx[" + std::to_string(k) + "] = " +
@@ -186,7 +186,7 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> reduce(const 
         auto in = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), In{detail::reader(a), f});
         using Store = detail::store_segment_total<decltype(detail::writer(r)), const bool*>;
         auto out = thrust::make_tabulate_output_iterator(Store{detail::writer(r), f, index_t(n), nonempty});
-        detail::inclusive_scan_n(in, n, out, detail::seg_count_op<Op>{op}, detail::stream_of(a));
+        detail::inclusive_scan_n(in, n, out, detail::seg_count_op<Op>{op}, current_stream());
         return r;
     });
 }
@@ -228,7 +228,7 @@ template <class A, class Idx> vector<value_t<A>> extract(const A& a, const segme
             auto pos = thrust::make_transform_iterator(
                 thrust::counting_iterator<index_t>(0),
                 detail::element_of_segment<decltype(detail::reader(idx))>{s.offsets().data(), detail::reader(idx)});
-            thrust::copy_n(detail::policy(detail::stream_of(a)), thrust::make_permutation_iterator(detail::reader(a), pos),
+            thrust::copy_n(detail::policy(current_stream()), thrust::make_permutation_iterator(detail::reader(a), pos),
                            s.count(), detail::writer(r));
             backend::check_launch("extract");
         }
@@ -251,7 +251,7 @@ template <class T, class Idx, class V> nested<T> replace(const nested<T>& x, con
             auto pos = thrust::make_transform_iterator(
                 thrust::counting_iterator<index_t>(0),
                 detail::element_of_segment<decltype(detail::reader(idx))>{s.offsets().data(), detail::reader(idx)});
-            thrust::scatter(detail::policy(r.stream()), detail::reader(v), detail::reader(v) + s.count(), pos,
+            thrust::scatter(detail::policy(current_stream()), detail::reader(v), detail::reader(v) + s.count(), pos,
                             detail::writer(r));
             backend::check_launch("replace");
         }

@@ -14,6 +14,7 @@
 #include <scanvec/primitives/detail/atomics.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/runtime/interop.hpp>
 
 #include <thrust/find.h>
 #include <thrust/for_each.h>
@@ -116,7 +117,7 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
 #if SCANVEC_CHECKS
     const std::size_t m = idx.size();
     if (m == 0) return;
-    auto s = stream_of(idx);
+    auto s = current_stream();
     const std::size_t words = unique ? (bound + 31) / 32 : 0;
     runtime::scratch state(2 * sizeof(unsigned long long) + words * sizeof(unsigned));
     auto* first_bad = state.as<unsigned long long>();
@@ -154,22 +155,15 @@ inline constexpr unchecked_t unchecked{};
 
 /// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (not checked: bad
 /// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
-template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx, unchecked_t) {
-    static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
-    return detail::labelled("permute", a.size(), [&] {
-        detail::expect_same_length("permute", a.size(), idx.size());
-        vector<value_t<A>> r(a.size(), no_init);
-        if (!a.empty()) {
-            auto in = detail::reader(a);
-            thrust::scatter(detail::policy(detail::stream_of(a)), in, in + a.size(), detail::reader(idx),
-                            detail::writer(r));
-            backend::check_launch("permute");
-        }
-        return r;
-    }, a, idx);
-}
-
 namespace detail {
+
+/// r[idx[i]] = a[i] into r (a vector or an output's target), unchecked.
+template <class A, class Idx, class R> void scatter_into(const A& a, const Idx& idx, R& r) {
+    if (a.empty()) return;
+    auto in = detail::reader(a);
+    thrust::scatter(detail::policy(current_stream()), in, in + a.size(), detail::reader(idx), detail::writer(r));
+    backend::check_launch("permute");
+}
 
 /// Up to this many elements permute checks inside its scatter with a bitmap;
 /// past it the bitmap falls out of L2 and idx is checked by its fingerprint
@@ -181,7 +175,7 @@ inline constexpr std::size_t fused_permute_check_max = std::size_t(1) << 25;
 template <class Idx> class permutation_check {
 public:
     permutation_check(const Idx& idx, std::size_t n)
-        : idx_(idx), n_(n), words_((n + 31) / 32), s_(stream_of(idx)),
+        : idx_(idx), n_(n), words_((n + 31) / 32), s_(current_stream()),
           state_(2 * sizeof(unsigned long long) + words_ * sizeof(unsigned)) {
         backend::fill_bytes(result(), 0xff, sizeof(unsigned long long), s_, "permute (index check init)");
         backend::fill_zero(parity(), words_ * sizeof(unsigned), s_, "permute (index check init)");
@@ -289,7 +283,7 @@ template <class Idx> void expect_permutation(const char* op, const Idx& idx, std
     auto factors = thrust::make_transform_iterator(
         thrust::counting_iterator<index_t>(0),
         fingerprint_factors<decltype(reader(idx))>{reader(idx), index_t(n), {x[0], x[1]}});
-    const auto f = reduce_n(factors, n, fingerprint_product{}, fingerprint_product::identity(), stream_of(idx));
+    const auto f = reduce_n(factors, n, fingerprint_product{}, fingerprint_product::identity(), current_stream());
     if (f.first_bad != ~0ull) throw_out_of_range(op, idx, f.first_bad, n);
     if (f.of_idx[0] != f.of_pos[0] || f.of_idx[1] != f.of_pos[1]) {
         check_indices(op, idx, n, true);  // names the first repeat
@@ -297,67 +291,111 @@ template <class Idx> void expect_permutation(const char* op, const Idx& idx, std
     }
 }
 
+/// The checked permute into r (a vector or an output's target).
+template <class A, class Idx, class R> void permute_into(const A& a, const Idx& idx, R& r) {
+    const std::size_t n = a.size();
+    if (n == 0) return;
+#if SCANVEC_CHECKS
+    if (n > fused_permute_check_max) {  // check (one read of idx), then move
+        expect_permutation("permute", idx, n);
+        scatter_into(a, idx, r);
+        return;
+    }
+    // check and move in one pass
+    permutation_check<Idx> check(idx, n);
+    auto flip = check.flipper();
+    thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), n,
+                       scatter_flipping<decltype(flip.idx), decltype(reader(a)), decltype(writer(r))>{
+                           flip, reader(a), writer(r)});
+    check.verdict();
+#else
+    scatter_into(a, idx, r);
+#endif
+}
+
+/// The checked back_permute into r (a vector or an output's target).
+template <class A, class Idx, class R> void back_permute_into(const A& a, const Idx& idx, R& r) {
+    using T = value_t<A>;
+    if (idx.empty()) return;
+    auto i = reader(idx);
+    auto s = current_stream();
+#if SCANVEC_CHECKS
+    runtime::scratch state(sizeof(unsigned long long));
+    auto* first_bad = state.as<unsigned long long>();
+    backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (index check init)");
+    thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
+                      checked_gather<T, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
+    backend::check_launch("back_permute");
+    unsigned long long bad;
+    backend::read_small(&bad, first_bad, sizeof(bad), s, "back_permute (index check result)");
+    if (bad != ~0ull) throw_out_of_range("back_permute", idx, bad, a.size());
+#else
+    thrust::gather(policy(s), i, i + idx.size(), reader(a), writer(r));
+    backend::check_launch("back_permute");
+#endif
+}
+
+template <class Idx> void expect_indices() {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute / sv::back_permute (a, idx): idx must hold integers");
+}
+
 }  // namespace detail
+
+/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (not checked: bad
+/// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
+template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx, unchecked_t) {
+    detail::expect_indices<Idx>();
+    return detail::labelled("permute", a.size(), [&] {
+        detail::expect_same_length("permute", a.size(), idx.size());
+        vector<value_t<A>> r(a.size(), no_init);
+        detail::scatter_into(a, idx, r);
+        return r;
+    }, a, idx);
+}
 
 /// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1. O(n) work, O(1) steps.
 /// Checked (unless SCANVEC_CHECKS=0): sv::index_error on a bad index, and the
 /// call waits for the device to read the check's verdict.
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
-#if SCANVEC_CHECKS
-    static_assert(std::is_integral_v<value_t<Idx>>, "sv::permute(a, idx): idx must hold integers");
+    detail::expect_indices<Idx>();
     return detail::labelled("permute", a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
-        const std::size_t n = a.size();
-        if (n > detail::fused_permute_check_max) {  // check (one read of idx), then move
-            detail::expect_permutation("permute", idx, n);
-            return permute(a, idx, unchecked);
-        }
-        if (n == 0) return permute(a, idx, unchecked);
-        // check and move in one pass
-        vector<value_t<A>> r(n, no_init);
-        detail::permutation_check<Idx> check(idx, n);
-        auto flip = check.flipper();
-        thrust::for_each_n(detail::policy(check.stream()), thrust::counting_iterator<index_t>(0), n,
-                           detail::scatter_flipping<decltype(flip.idx), decltype(detail::reader(a)),
-                                                    decltype(detail::writer(r))>{flip, detail::reader(a),
-                                                                                 detail::writer(r)});
-        check.verdict();
+        vector<value_t<A>> r(a.size(), no_init);
+        detail::permute_into(a, idx, r);
         return r;
     }, a, idx);
-#else
-    detail::expect_same_length("permute", a.size(), idx.size());
-    return permute(a, idx, unchecked);
-#endif
 }
 
 /// r[i] = a[idx[i]]; every idx value in 0..a.size()-1; r.size() == idx.size().
 /// O(n) work, O(1) steps. Checked (unless SCANVEC_CHECKS=0): sv::index_error
 /// on an index out of range, and the call waits for the device to read it.
 template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
-    static_assert(std::is_integral_v<value_t<Idx>>, "sv::back_permute(a, idx): idx must hold integers");
+    detail::expect_indices<Idx>();
     return detail::labelled("back_permute", idx.size(), [&] {
-        using T = value_t<A>;
-        vector<T> r(idx.size(), no_init);
-        if (idx.empty()) return r;
-        auto i = detail::reader(idx);
-        auto s = detail::stream_of(idx);
-#if SCANVEC_CHECKS
-        runtime::scratch state(sizeof(unsigned long long));
-        auto* first_bad = state.as<unsigned long long>();
-        backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (index check init)");
-        thrust::transform(detail::policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0),
-                          detail::writer(r),
-                          detail::checked_gather<T, decltype(detail::reader(a))>{detail::reader(a), index_t(a.size()),
-                                                                                 first_bad});
-        backend::check_launch("back_permute");
-        unsigned long long bad;
-        backend::read_small(&bad, first_bad, sizeof(bad), s, "back_permute (index check result)");
-        if (bad != ~0ull) detail::throw_out_of_range("back_permute", idx, bad, a.size());
-#else
-        thrust::gather(detail::policy(s), i, i + idx.size(), detail::reader(a), detail::writer(r));
-        backend::check_launch("back_permute");
-#endif
+        vector<value_t<A>> r(idx.size(), no_init);
+        detail::back_permute_into(a, idx, r);
         return r;
+    }, a, idx);
+}
+
+/// permute and back_permute written into the caller's memory (sv::into): out
+/// holds the result's length (a.size(), idx.size()) of a's type and does not
+/// overlap the inputs. Checked as above; return out's view of the result.
+template <class A, class Idx, class S> S permute(const A& a, const Idx& idx, output<S> out) {
+    detail::expect_indices<Idx>();
+    return detail::labelled("permute", a.size(), [&] {
+        detail::expect_same_length("permute", a.size(), idx.size());
+        detail::check_output<value_t<A>>("permute", out, a.size());
+        detail::permute_into(a, idx, out.target);
+        return out.target;
+    }, a, idx);
+}
+template <class A, class Idx, class S> S back_permute(const A& a, const Idx& idx, output<S> out) {
+    detail::expect_indices<Idx>();
+    return detail::labelled("back_permute", idx.size(), [&] {
+        detail::check_output<value_t<A>>("back_permute", out, idx.size());
+        detail::back_permute_into(a, idx, out.target);
+        return out.target;
     }, a, idx);
 }
 

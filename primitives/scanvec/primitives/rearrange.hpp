@@ -39,7 +39,7 @@ template <class A> vector<index_t> sorted_order(const A& a) {
     const std::size_t n = a.size();
     vector<index_t> order = materialize(lazy::index(n));
     if (n < 2) return order;
-    auto s = stream_of(a);
+    auto s = current_stream();
     if constexpr (std::is_arithmetic_v<T>) {
         vector<T> keys = materialize(a);  // radix sort of (key, position) pairs
         stable_sort_pairs(keys.begin(), keys.end(), order.begin(), s);
@@ -65,7 +65,7 @@ template <class T, class F, class A, class B> vector<T> merge_by_flags(const F& 
     vector<T> r(n, no_init);
     if (n) {
         using Pick = merge_pick<T, decltype(reader(f)), decltype(reader(a)), decltype(reader(b))>;
-        thrust::transform(policy(stream_of(f)), thrust::counting_iterator<index_t>(0),
+        thrust::transform(policy(current_stream()), thrust::counting_iterator<index_t>(0),
                           thrust::counting_iterator<index_t>(index_t(n)), writer(r),
                           Pick{reader(f), down.data(), reader(a), reader(b)});
         backend::check_launch("flag_merge");
@@ -78,7 +78,7 @@ template <class F> vector<index_t> count_false_before(const F& f) {
     const std::size_t n = f.size();
     vector<index_t> down(n + 1, no_init);
     down.set(0, 0);
-    inclusive_scan_n(map_iterator(flag_not_to_count{}, f), n, down.begin() + 1, plus<index_t>{}, stream_of(f));
+    inclusive_scan_n(map_iterator(flag_not_to_count{}, f), n, down.begin() + 1, plus<index_t>{}, current_stream());
     return down;
 }
 
@@ -104,7 +104,7 @@ vector<value_t<A>> default_permute(const A& a, const Idx& idx, const value_t<A>&
         detail::check_indices("default_permute", idx, n, true);
         vector<value_t<A>> r(n, d);
         if (!a.empty()) {
-            thrust::scatter(detail::policy(detail::stream_of(a)), detail::reader(a), detail::reader(a) + a.size(),
+            thrust::scatter(detail::policy(current_stream()), detail::reader(a), detail::reader(a) + a.size(),
                             detail::reader(idx), detail::writer(r));
             backend::check_launch("default_permute");
         }
@@ -122,7 +122,7 @@ vector<value_t<A>> flag_permute(const A& a, const Idx& idx, const Flags& f, std:
     return detail::labelled("flag_permute", a.size(), [&] {
         detail::expect_same_length("flag_permute", a.size(), idx.size());
         detail::expect_same_length("flag_permute", a.size(), f.size());
-        const auto s = detail::stream_of(a);
+        const auto s = current_stream();
         using Place = detail::placement<decltype(detail::reader(idx)), decltype(detail::reader(f))>;
         [[maybe_unused]] const Place p{detail::reader(idx), detail::reader(f), nullptr, index_t(n)};
 #if SCANVEC_CHECKS
@@ -164,7 +164,7 @@ template <class A> vector<index_t> rank(const A& a) {
         // r[order[j]] = j
         vector<index_t> r(a.size(), no_init);
         if (!a.empty()) {
-            thrust::scatter(detail::policy(detail::stream_of(a)), thrust::counting_iterator<index_t>(0),
+            thrust::scatter(detail::policy(current_stream()), thrust::counting_iterator<index_t>(0),
                             thrust::counting_iterator<index_t>(index_t(a.size())), order.begin(), r.begin());
             backend::check_launch("rank");
         }
@@ -187,7 +187,7 @@ template <class A> vector<value_t<A>> replace(const A& a, index_t i, const value
             throw index_error("replace: index " + std::to_string(i) + " is out of range for length " +
                               std::to_string(a.size()));
         vector<value_t<A>> r = materialize(a);
-        thrust::fill_n(detail::policy(r.stream()), detail::writer(r) + i, 1, v);
+        thrust::fill_n(detail::policy(current_stream()), detail::writer(r) + i, 1, v);
         backend::check_launch("replace");
         return r;
     });
@@ -198,7 +198,7 @@ template <class A, class B> vector<value_t<A>> append(const A& a, const B& b) {
     static_assert(std::is_same_v<value_t<A>, value_t<B>>, "sv::append(a, b): a and b must hold the same type");
     return detail::labelled("append", a.size() + b.size(), [&] {
         vector<value_t<A>> r(a.size() + b.size(), no_init);
-        auto s = detail::stream_of(a);
+        auto s = current_stream();
         if (!a.empty()) thrust::copy_n(detail::policy(s), detail::reader(a), a.size(), detail::writer(r));
         if (!b.empty()) thrust::copy_n(detail::policy(s), detail::reader(b), b.size(), detail::writer(r) + a.size());
         backend::check_launch("append");
@@ -211,7 +211,7 @@ template <class A> vector<value_t<A>> reverse(const A& a) {
     return detail::labelled("reverse", a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
         if (!a.empty()) {
-            thrust::copy_n(detail::policy(detail::stream_of(a)), detail::reversed(detail::reader(a), a.size()),
+            thrust::copy_n(detail::policy(current_stream()), detail::reversed(detail::reader(a), a.size()),
                            a.size(), detail::writer(r));
             backend::check_launch("reverse");
         }
@@ -226,7 +226,7 @@ template <class A> vector<value_t<A>> rotate(const A& a, index_t k) {
         vector<value_t<A>> r(a.size(), no_init);
         if (n) {
             const index_t s = ((k % n) + n) % n;  // r[s..n) = a[0..n-s), r[0..s) = a[n-s..n)
-            auto st = detail::stream_of(a);
+            auto st = current_stream();
             thrust::copy_n(detail::policy(st), detail::reader(a), n - s, detail::writer(r) + s);
             if (s) thrust::copy_n(detail::policy(st), detail::reader(a) + (n - s), s, detail::writer(r));
             backend::check_launch("rotate");

@@ -14,6 +14,7 @@
 
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
+#include <scanvec/runtime/interop.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
 #include <thrust/iterator/reverse_iterator.h>
@@ -23,20 +24,26 @@ namespace detail {
 
 template <class It> auto reversed(It first, std::size_t n) { return thrust::make_reverse_iterator(first + n); }
 
-/// An iterator writing element n-1-i at position i (into a vector of length n).
+/// An iterator writing element n-1-i at position i (into a vector or output of length n).
 template <class T> auto reversed_writer(vector<T>& v) { return reversed(writer(v), v.size()); }
+template <class T> auto reversed_writer(const view<T*>& v) { return reversed(writer(v), v.size()); }
 template <class T> auto reversed_writer(vector<T, true>& v) {
     return thrust::make_transform_output_iterator(reversed(v.begin(), v.size()),
                                                   typename soa_codec<fields_of<T>>::encode{});
 }
+template <class T, class... F> auto reversed_writer(const fields_view<T, F...>& v) {
+    return thrust::make_transform_output_iterator(reversed(v.zip(), v.size()),
+                                                  typename soa_codec<fields_of<T>>::encode{});
+}
 
-/// Writes the scan of a into r: inclusive or exclusive, left to right or right
-/// to left (reversed iterators and the flipped operator keep a[i] op a[i+1] order).
-/// An exclusive scan starts from `start` (the identity, or a carry that comes
-/// before a[0], after a[n-1] going backward); inclusive ones ignore it.
-template <bool Inclusive, bool Backward, class A, class Op>
-void scan_into(const A& a, vector<value_t<A>>& r, Op op, const value_t<A>& start) {
-    auto s = stream_of(a);
+/// Writes the scan of a into r (a vector, or an output's target): inclusive or
+/// exclusive, left to right or right to left (reversed iterators and the
+/// flipped operator keep a[i] op a[i+1] order). An exclusive scan starts from
+/// `start` (the identity, or a carry that comes before a[0], after a[n-1]
+/// going backward); inclusive ones ignore it.
+template <bool Inclusive, bool Backward, class A, class R, class Op>
+void scan_into(const A& a, R& r, Op op, const value_t<A>& start) {
+    auto s = current_stream();
     const std::size_t n = a.size();
     auto run = [&](auto in, auto out, auto o) {
         if constexpr (Inclusive) inclusive_scan_n(in, n, out, o, s);
@@ -56,6 +63,16 @@ vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const value_t<
 }
 template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> scan_pass(const char* name, const A& a, Op op) {
     return scan_pass<Inclusive, Backward>(name, a, op, identity_of<value_t<A>>(op));
+}
+
+/// The same pass written into the caller's memory.
+template <bool Inclusive, bool Backward, class A, class Op, class S>
+S scan_pass(const char* name, const A& a, Op op, output<S> out) {
+    check_output<value_t<A>>(name, out, a.size());
+    return labelled(name, a.size(), [&] {
+        scan_into<Inclusive, Backward>(a, out.target, op, identity_of<value_t<A>>(op));
+        return out.target;
+    }, a);
 }
 
 }  // namespace detail
@@ -83,12 +100,38 @@ template <class A, class Op = plus<value_t<A>>> vector<value_t<A>> backward_incl
     return detail::scan_pass<true, true>("backward_inclusive_scan", a, op);
 }
 
+/// The four scans written into the caller's memory (sv::into): out must hold
+/// a.size() elements of a's type (sv::length_error otherwise) and must not
+/// overlap a. Return out's view of the result. Queued (no wait).
+template <class A, class Op, class S> S scan(const A& a, Op op, output<S> out) {
+    return detail::scan_pass<false, false>("scan", a, op, out);
+}
+template <class A, class S> S scan(const A& a, output<S> out) { return scan(a, plus<value_t<A>>{}, out); }
+template <class A, class Op, class S> S inclusive_scan(const A& a, Op op, output<S> out) {
+    return detail::scan_pass<true, false>("inclusive_scan", a, op, out);
+}
+template <class A, class S> S inclusive_scan(const A& a, output<S> out) {
+    return inclusive_scan(a, plus<value_t<A>>{}, out);
+}
+template <class A, class Op, class S> S backward_scan(const A& a, Op op, output<S> out) {
+    return detail::scan_pass<false, true>("backward_scan", a, op, out);
+}
+template <class A, class S> S backward_scan(const A& a, output<S> out) {
+    return backward_scan(a, plus<value_t<A>>{}, out);
+}
+template <class A, class Op, class S> S backward_inclusive_scan(const A& a, Op op, output<S> out) {
+    return detail::scan_pass<true, true>("backward_inclusive_scan", a, op, out);
+}
+template <class A, class S> S backward_inclusive_scan(const A& a, output<S> out) {
+    return backward_inclusive_scan(a, plus<value_t<A>>{}, out);
+}
+
 /// a[0] op ... op a[n-1]; the identity for an empty vector.
 /// O(n) work, one step; waits for the device (the value comes to the host).
 template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
-        return detail::reduce_n(detail::reader(a), a.size(), op, detail::identity_of<T>(op), detail::stream_of(a));
+        return detail::reduce_n(detail::reader(a), a.size(), op, detail::identity_of<T>(op), current_stream());
     }, a);
 }
 
@@ -98,8 +141,8 @@ template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op
 template <class A, class Op = plus<value_t<A>>> device_value<value_t<A>> reduce_to_device(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled_scalar("reduce", a.size(), [&] {
-        device_value<T> r(detail::stream_of(a));
-        detail::reduce_into(detail::reader(a), a.size(), op, detail::identity_of<T>(op), r.ptr(), detail::stream_of(a));
+        device_value<T> r(current_stream());
+        detail::reduce_into(detail::reader(a), a.size(), op, detail::identity_of<T>(op), r.ptr(), current_stream());
         return r;
     }, a);
 }

@@ -71,7 +71,7 @@ public:
         static_assert(std::is_integral_v<value_t<Lengths>>, "segments::from_lengths: lengths must hold integers");
         return detail::labelled("segments::from_lengths", lengths.size(), [&] {
             const std::size_t m = lengths.size();
-            const stream_t s = detail::stream_of(lengths);
+            const stream_t s = current_stream();
 #if SCANVEC_CHECKS
             if constexpr (std::is_signed_v<value_t<Lengths>>) {
                 auto neg = detail::first_index_where(
@@ -114,7 +114,7 @@ public:
             if (offsets.empty())
                 throw index_error("segments::from_offsets: offsets needs count + 1 values (at least the 0)");
             vector<index_t> off(offsets.size(), no_init);
-            thrust::transform(detail::policy(detail::stream_of(offsets)), detail::reader(offsets),
+            thrust::transform(detail::policy(current_stream()), detail::reader(offsets),
                               detail::reader(offsets) + offsets.size(), off.begin(), detail::convert_to<index_t>{});
             backend::check_launch("segments::from_offsets");
             check_offsets("segments::from_offsets", off, off.size() - 1, "offsets");
@@ -139,7 +139,7 @@ public:
                 throw index_error("segments::from_starts: no segments, but a total of " + std::to_string(total) +
                                   " elements");
             vector<index_t> off(m + 1, no_init);
-            thrust::transform(detail::policy(detail::stream_of(starts)), detail::reader(starts),
+            thrust::transform(detail::policy(current_stream()), detail::reader(starts),
                               detail::reader(starts) + m, off.begin(), detail::convert_to<index_t>{});
             backend::check_launch("segments::from_starts");
             off.set(m, index_t(total));
@@ -153,7 +153,7 @@ public:
         detail::expect_flags<Flags>();
         return detail::labelled("segments::from_flags", heads.size(), [&] {
             const std::size_t n = heads.size();
-            const stream_t s = detail::stream_of(heads);
+            const stream_t s = current_stream();
             auto flags = std::make_unique<vector<bool>>(materialize(detail::heads_of(heads)));
             // Offsets = the positions of the heads, then n
             auto pos = scan_total(lazy::map(detail::flag_to_count{}, *flags));
@@ -306,7 +306,7 @@ private:
         const std::string w = what;
         const index_t first = off[0];
         if (first != 0) throw index_error(std::string(op) + ": " + w + "[0] = " + std::to_string(first) + ", must be 0");
-        const index_t k = detail::first_index_where(detail::decreases_at{off.data()}, m, off.stream());
+        const index_t k = detail::first_index_where(detail::decreases_at{off.data()}, m, current_stream());
         if (k < 0) return;
         const std::string at = w + "[" + std::to_string(k) + "] = " + std::to_string(off[k]);
         if (w == "starts" && std::size_t(k) + 1 == m)

@@ -44,24 +44,41 @@ template <class FIt, bool Backward> struct same_segment {
     }
 };
 
+/// Writes the segmented scan of a into r (a vector, or an output's target).
+template <bool Backward, bool Exclusive, class A, class Flags, class R, class Op>
+void segmented_into(const A& a, const Flags& flags, R& r, Op op) {
+    using T = value_t<A>;
+    const std::size_t n = a.size();
+    if (n == 0) return;
+    T id{};
+    if constexpr (Exclusive) id = detail::identity_of<T>(op);
+    same_segment<decltype(reader(flags)), Backward> same{reader(flags), index_t(n)};
+    if constexpr (Backward)
+        scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, same, reversed_writer(r), flipped<Op>{op}, id,
+                                      current_stream());
+    else
+        scan_by_segment_n<!Exclusive>(reader(a), n, same, writer(r), op, id, current_stream());
+}
+
 template <bool Backward, bool Exclusive, class A, class Flags, class Op>
 vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& flags, Op op) {
     expect_flags<Flags>();
     return labelled(name, a.size(), [&] {
         expect_same_length(name, a.size(), flags.size());
-        using T = value_t<A>;
-        const std::size_t n = a.size();
-        vector<T> r(n, no_init);
-        if (n == 0) return r;
-        T id{};
-        if constexpr (Exclusive) id = detail::identity_of<T>(op);
-        same_segment<decltype(reader(flags)), Backward> same{reader(flags), index_t(n)};
-        if constexpr (Backward)
-            scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, same, reversed_writer(r), flipped<Op>{op}, id,
-                                          stream_of(a));
-        else
-            scan_by_segment_n<!Exclusive>(reader(a), n, same, writer(r), op, id, stream_of(a));
+        vector<value_t<A>> r(a.size(), no_init);
+        segmented_into<Backward, Exclusive>(a, flags, r, op);
         return r;
+    }, a, flags);
+}
+
+template <bool Backward, bool Exclusive, class A, class Flags, class Op, class S>
+S segmented_pass(const char* name, const A& a, const Flags& flags, Op op, output<S> out) {
+    expect_flags<Flags>();
+    return labelled(name, a.size(), [&] {
+        expect_same_length(name, a.size(), flags.size());
+        check_output<value_t<A>>(name, out, a.size());
+        segmented_into<Backward, Exclusive>(a, flags, out.target, op);
+        return out.target;
     }, a, flags);
 }
 
@@ -111,6 +128,38 @@ vector<value_t<A>> segmented_backward_scan(const A& a, const Flags& flags, Op op
 template <class A, class Flags, class Op = plus<value_t<A>>>
 vector<value_t<A>> segmented_backward_inclusive_scan(const A& a, const Flags& flags, Op op = {}) {
     return detail::segmented_pass<true, false>("segmented_backward_inclusive_scan", a, flags, op);
+}
+
+/// The four segmented scans written into the caller's memory (sv::into): out
+/// holds a.size() elements of a's type and does not overlap a or flags.
+/// Return out's view of the result. Queued (no wait).
+template <class A, class Flags, class Op, class S> S segmented_scan(const A& a, const Flags& flags, Op op, output<S> out) {
+    return detail::segmented_pass<false, true>("segmented_scan", a, flags, op, out);
+}
+template <class A, class Flags, class S> S segmented_scan(const A& a, const Flags& flags, output<S> out) {
+    return segmented_scan(a, flags, plus<value_t<A>>{}, out);
+}
+template <class A, class Flags, class Op, class S>
+S segmented_inclusive_scan(const A& a, const Flags& flags, Op op, output<S> out) {
+    return detail::segmented_pass<false, false>("segmented_inclusive_scan", a, flags, op, out);
+}
+template <class A, class Flags, class S> S segmented_inclusive_scan(const A& a, const Flags& flags, output<S> out) {
+    return segmented_inclusive_scan(a, flags, plus<value_t<A>>{}, out);
+}
+template <class A, class Flags, class Op, class S>
+S segmented_backward_scan(const A& a, const Flags& flags, Op op, output<S> out) {
+    return detail::segmented_pass<true, true>("segmented_backward_scan", a, flags, op, out);
+}
+template <class A, class Flags, class S> S segmented_backward_scan(const A& a, const Flags& flags, output<S> out) {
+    return segmented_backward_scan(a, flags, plus<value_t<A>>{}, out);
+}
+template <class A, class Flags, class Op, class S>
+S segmented_backward_inclusive_scan(const A& a, const Flags& flags, Op op, output<S> out) {
+    return detail::segmented_pass<true, false>("segmented_backward_inclusive_scan", a, flags, op, out);
+}
+template <class A, class Flags, class S>
+S segmented_backward_inclusive_scan(const A& a, const Flags& flags, output<S> out) {
+    return segmented_backward_inclusive_scan(a, flags, plus<value_t<A>>{}, out);
 }
 
 /// One value per segment: the reduction of each segment, in order.
@@ -203,7 +252,7 @@ template <class Offsets> vector<bool> offsets_to_flags(const Offsets& offsets, s
         if (n && !offsets.empty()) {
             auto off = detail::reader(offsets);
             auto in_range = lazy::map(SCANVEC_FN(index_t o) { return o >= 0 && o < index_t(n); }, offsets);
-            thrust::scatter_if(detail::policy(detail::stream_of(offsets)), thrust::constant_iterator<bool>(true),
+            thrust::scatter_if(detail::policy(current_stream()), thrust::constant_iterator<bool>(true),
                                thrust::constant_iterator<bool>(true) + offsets.size(), off, in_range.begin(),
                                flags.begin());
             backend::check_launch("offsets_to_flags");

@@ -60,7 +60,7 @@ template <class Idx> void expect_targets_in_range(const char* op, const Idx& idx
     if (idx.empty()) return;
     auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
                                                position_if_outside<decltype(reader(idx))>{reader(idx), index_t(bound)});
-    const auto first = reduce_n(bad, idx.size(), min<unsigned long long>{}, ~0ull, stream_of(idx));
+    const auto first = reduce_n(bad, idx.size(), min<unsigned long long>{}, ~0ull, current_stream());
     if (first != ~0ull) throw_out_of_range(op, idx, first, bound);
 #else
     (void)op; (void)idx; (void)bound;
@@ -92,7 +92,7 @@ template <class K, class IdxIt, class In, class Out> struct write_if_elected {
 
 template <class K, class T, class Idx, class V> void write_elected(vector<T>& dst, const Idx& idx, const V& vals) {
     const index_t m = index_t(idx.size());
-    auto s = stream_of(dst);
+    auto s = current_stream();
     // no initialisation: every slot pass 2 reads was stored in pass 1
     runtime::scratch winner(dst.size() * sizeof(K));
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
@@ -130,7 +130,7 @@ template <class Op, class KeyIt, class SumIt, class In, class Out> struct combin
 template <class T, class Idx, class V, class Op>
 void combine_by_sorting(vector<T>& dst, const Idx& idx, const V& vals, Op op) {
     const std::size_t m = idx.size();
-    auto s = stream_of(dst);
+    auto s = current_stream();
     vector<index_t> targets = materialize(lazy::map(to_position{}, idx));
     vector<index_t> order = materialize(lazy::index(m));
     thrust::sort_by_key(policy(s), targets.begin(), targets.end(), order.begin());
@@ -165,7 +165,7 @@ template <class T, bool S, class Idx, class V> void write_into(vector<T, S>& dst
         else write_elected<std::uint64_t>(dst, idx, vals);
     } else {  // one store per element: one of them stands
         auto v = reader(vals);
-        thrust::scatter(policy(dst.stream()), v, v + idx.size(), reader(idx), writer(dst));
+        thrust::scatter(policy(current_stream()), v, v + idx.size(), reader(idx), writer(dst));
         backend::check_launch("write");
     }
 }
@@ -175,7 +175,7 @@ void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
     if (idx.empty()) return;
     if constexpr (has_atomic_combine_v<T>) {
         using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
-        thrust::for_each_n(policy(dst.stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+        thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
                            Combine{reader(idx), reader(vals), dst.data(), op});
         backend::check_launch("combining_write (atomic)");
     } else {

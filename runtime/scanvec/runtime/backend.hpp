@@ -8,6 +8,7 @@
 
 #include <scanvec/runtime/config.hpp>
 #include <scanvec/runtime/error.hpp>
+#include <scanvec/runtime/stream.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -21,16 +22,8 @@
 
 SCANVEC_NAMESPACE_BEGIN
 
-#if defined(SCANVEC_BACKEND_CUDA)
-using stream_t = cudaStream_t;
-#else
-using stream_t = void*;
-#endif
-
 /// Where a vector lives: a device ordinal (-1 for host memory) and the stream
-/// its work is ordered on. Today every vector lives on the current device's
-/// default stream; the field is there so that a distributed vector can hold
-/// one part per GPU without changing user programs.
+/// it belongs to (the one current when it was made, see stream.hpp).
 struct place {
     int device = -1;
     stream_t stream = nullptr;
@@ -74,7 +67,7 @@ inline void check_launch(const char* op) { check(cudaGetLastError(), op); }
 inline place current_place() {
     int dev = 0;
     check(cudaGetDevice(&dev), "cudaGetDevice");
-    return place{dev, nullptr};
+    return place{dev, current_stream()};
 }
 
 /// Raw device allocation; returns nullptr when the device is out of memory.
@@ -91,11 +84,20 @@ inline void* try_allocate(std::size_t bytes) {
 
 inline void release(void* p) noexcept { (void)cudaFree(p); }
 
+inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+
+// Copies between host and device are queued on the current stream and waited
+// for there (a plain cudaMemcpy would order them on the legacy default
+// stream, which does not wait for work on non-blocking streams).
 inline void copy_to_host(void* dst, const void* src, std::size_t bytes, const char* op) {
-    if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), op);
+    if (!bytes) return;
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, current_stream()), op);
+    synchronize(current_stream(), op);
 }
 inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const char* op) {
-    if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), op);
+    if (!bytes) return;
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, current_stream()), op);
+    synchronize(current_stream(), op);
 }
 inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
     if (bytes) check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s), op);
@@ -103,7 +105,55 @@ inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream
 inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t s, const char* op) {
     if (bytes) check(cudaMemsetAsync(dst, byte, bytes, s), op);
 }
-inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+/// Waits for all work on the current device (every stream).
+inline void synchronize_device(const char* op) { check(cudaDeviceSynchronize(), op); }
+
+/// Events order one stream after another without the host waiting.
+using event_t = cudaEvent_t;
+inline event_t make_event(const char* op) {
+    event_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), op);
+    return e;
+}
+inline void destroy_event(event_t e) noexcept { (void)cudaEventDestroy(e); }
+/// Marks the work queued on s so far.
+inline void record(event_t e, stream_t s, const char* op) { check(cudaEventRecord(e, s), op); }
+/// Work queued on s from now on waits for the work e marked.
+inline void wait_for(stream_t s, event_t e, const char* op) { check(cudaStreamWaitEvent(s, e, 0), op); }
+/// The host waits for the work e marked.
+inline void wait_host(event_t e, const char* op) { check(cudaEventSynchronize(e), op); }
+/// Work queued on `later` from now on waits for the work queued on `earlier` so far.
+inline void order_after(stream_t later, stream_t earlier, const char* op) {
+    if (later == earlier) return;
+    thread_local struct held {
+        event_t e = nullptr;
+        ~held() { if (e) destroy_event(e); }
+    } ev;
+    if (!ev.e) ev.e = make_event(op);
+    record(ev.e, earlier, op);
+    wait_for(later, ev.e, op);
+}
+
+/// Checks that p is memory this backend's kernels may read and write: device
+/// memory of the current device, managed memory, or pinned host memory
+/// (cudaMallocHost / cudaHostRegister, read across the bus). Plain host memory
+/// and another device's memory throw sv::error naming `what`.
+inline void check_user_memory(const void* p, const std::string& what) {
+    cudaPointerAttributes a{};
+    const cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw error(what + ": CUDA does not know this pointer (" + cudaGetErrorString(e) + ")");
+    }
+    if (a.type == cudaMemoryTypeUnregistered)
+        throw error(what + " points to host memory; the CUDA backend needs device memory (cudaMalloc, "
+                           "thrust::device_vector), managed memory or pinned host memory");
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    if (a.type == cudaMemoryTypeDevice && a.device != current)
+        throw error(what + " points to memory of device " + std::to_string(a.device) + ", but this thread's device is " +
+                    std::to_string(current));
+}
 
 /// The current device's multiprocessor count, asked once per device and thread.
 inline int multiprocessor_count(const char* op) {
@@ -207,7 +257,7 @@ private:
 #else  // host backend
 
 inline void check_launch(const char*) {}
-inline place current_place() { return place{-1, nullptr}; }
+inline place current_place() { return place{-1, current_stream()}; }
 
 inline void* try_allocate(std::size_t bytes) {
     // 256-byte alignment, as cudaMalloc gives, so vectorised loops see the same layout.
@@ -229,6 +279,19 @@ inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t, const c
     if (bytes) std::memset(dst, byte, bytes);
 }
 inline void synchronize(stream_t, const char*) {}
+inline void synchronize_device(const char*) {}
+/// Host memory is all one kind: nothing to check.
+inline void check_user_memory(const void*, const std::string&) {}
+
+// The host backend runs every call to its end before it returns: nothing to order.
+using event_t = void*;
+inline event_t make_event(const char*) { return nullptr; }
+inline void destroy_event(event_t) noexcept {}
+inline void record(event_t, stream_t, const char*) {}
+inline void wait_for(stream_t, event_t, const char*) {}
+inline void wait_host(event_t, const char*) {}
+inline void order_after(stream_t, stream_t, const char*) {}
+
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
 }
@@ -254,4 +317,8 @@ private:
 inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) { fill_bytes(dst, 0, bytes, s, op); }
 
 }  // namespace backend
+
+/// Waits until the work this thread queued on its current stream has finished
+/// (and reports an error a kernel raised there).
+inline void synchronize() { backend::synchronize(current_stream(), "sv::synchronize"); }
 SCANVEC_NAMESPACE_END

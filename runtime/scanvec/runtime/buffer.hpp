@@ -25,10 +25,10 @@ public:
         }
         return *this;
     }
-    buffer(const buffer& o) : where_(o.where_) {
+    buffer(const buffer& o) : where_(backend::current_place()) {
         reserve_exact(o.size_);
         size_ = o.size_;
-        backend::copy_on_device(ptr_, o.ptr_, bytes(size_), where_.stream, "vector copy (device to device)");
+        backend::copy_on_device(ptr_, o.ptr_, bytes(size_), current_stream(), "vector copy (device to device)");
     }
     buffer& operator=(const buffer& o) {
         if (this != &o) { buffer tmp(o); *this = std::move(tmp); }
@@ -46,11 +46,11 @@ public:
             buffer bigger;
             bigger.where_ = where_;
             bigger.reserve_exact(std::max(n, capacity_ + capacity_ / 2));
-            backend::copy_on_device(bigger.ptr_, ptr_, bytes(size_), where_.stream, "vector resize (copy)");
+            backend::copy_on_device(bigger.ptr_, ptr_, bytes(size_), current_stream(), "vector resize (copy)");
             std::swap(ptr_, bigger.ptr_);
             std::swap(capacity_, bigger.capacity_);
         }
-        if (n > size_) backend::fill_zero(ptr_ + size_, bytes(n - size_), where_.stream, "vector resize (fill)");
+        if (n > size_) backend::fill_zero(ptr_ + size_, bytes(n - size_), current_stream(), "vector resize (fill)");
         size_ = n;
     }
 
@@ -61,7 +61,7 @@ private:
         capacity_ = n;
     }
     void release() noexcept {
-        if (ptr_) runtime::memory().deallocate(ptr_, bytes(capacity_));
+        if (ptr_) runtime::memory().deallocate(ptr_, bytes(capacity_), where_.stream);
         ptr_ = nullptr;
     }
 

@@ -42,7 +42,7 @@ private:
 
 template <class T> class device_value {
 public:
-    explicit device_value(stream_t s = stream_t{}) : mem_(sizeof(T)), stream_(s) {}
+    explicit device_value(stream_t s = current_stream()) : mem_(sizeof(T)), stream_(s) {}
     /// Where kernels on this value's stream read (and the reduce wrote) it.
     T* ptr() const { return mem_.as<T>(); }
     /// The value on the host (waits for the work that computes it).

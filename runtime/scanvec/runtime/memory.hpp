@@ -4,8 +4,10 @@
 // every vector and every temporary is carved from one process-wide cache:
 // freed blocks are kept in size bins and handed out again, so a program that
 // calls primitives in a loop reaches a steady state with no backend
-// allocations at all. Blocks are reused in stream order (all work is ordered
-// on the device's default stream), so reuse never races with a kernel.
+// allocations at all. Blocks are reused in stream order: each free block
+// remembers the stream it was freed on; a request from that stream takes it
+// at once, a request from another stream is first ordered after that work
+// (an event, no host wait). So reuse never races with a kernel.
 //
 // Poisoning: when on (by default in builds without NDEBUG, the debug presets),
 // every block returned to the cache is filled with poison_byte, so a lazy view
@@ -31,6 +33,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
@@ -46,8 +50,8 @@ struct memory_stats {
 /// of at least `bytes` bytes in the backend's memory (device memory on CUDA),
 /// or nullptr when it has none; deallocate(p, bytes, context) takes it back
 /// (bytes as asked). Both are called with the cache's lock held, from any
-/// thread that uses scanvec; work queued on the default stream has finished
-/// with a block before it is given back.
+/// thread that uses scanvec; the work that used a block has finished before
+/// it is given back.
 struct memory_resource {
     void* (*allocate)(std::size_t bytes, void* context) = nullptr;
     void (*deallocate)(void* p, std::size_t bytes, void* context) = nullptr;
@@ -82,8 +86,11 @@ public:
         return (bytes + step - 1) / step * step;
     }
 
+    /// A block of at least `bytes` bytes, ready for work queued on the
+    /// current stream.
     void* allocate(std::size_t bytes) {
         const std::size_t size = bin_size(bytes);
+        const stream_t s = current_stream();
         std::lock_guard<std::mutex> lock(mutex_);
         if (fail_countdown_ != no_failure) {  // fault injection (fail_after): rarely taken
             if (fail_countdown_ == 0) {
@@ -93,9 +100,9 @@ public:
             }
             --fail_countdown_;
         }
-        auto it = free_.find(size);
-        if (it != free_.end()) {
-            void* p = it->second;
+        if (auto it = take_locked(size, s); it != free_.end()) {
+            void* p = it->second.p;
+            ready_on_locked(it->second, s);
             free_.erase(it);
             stats_.cache_hits++;
             stats_.bytes_cached -= size;
@@ -113,22 +120,39 @@ public:
         return p;
     }
 
-    void deallocate(void* p, std::size_t bytes) noexcept {
+    /// Takes a block back. `owner` is the stream the block was allocated on;
+    /// the block is free once the work queued there and on the current stream
+    /// (where a vector made elsewhere may have been used last) is done.
+    void deallocate(void* p, std::size_t bytes, stream_t owner = current_stream()) noexcept {
         if (!p) return;
-        if (poisoning()) {
+        const stream_t s = current_stream();
+        free_block b{p, s, nullptr};
+        try {
+            backend::order_after(s, owner, "memory cache (order a returned block)");
+            if (poisoning()) backend::fill_bytes(p, poison_byte, bytes, s, "memory cache (poison a returned block)");
+        } catch (...) {  // a stream gone or a failed fill: wait for the whole device instead
             try {
-                backend::fill_bytes(p, poison_byte, bytes, nullptr, "memory cache (poison a returned block)");
-            } catch (...) {  // a failed fill leaves the block unpoisoned, nothing worse
+                backend::synchronize_device("memory cache (return a block)");
+            } catch (...) {
             }
         }
         const std::size_t size = bin_size(bytes);
         std::lock_guard<std::mutex> lock(mutex_);
         stats_.bytes_in_use -= size;
         if (stats_.bytes_cached + size > cache_limit_) {  // over the limit: straight back to the source
-            release_locked(p, size);
+            release_locked(b, size);
             return;
         }
-        free_.emplace(size, p);
+        if (s != stream_t{}) {  // a user's stream may be destroyed before reuse: mark its work now
+            try {
+                b.done = event_locked();
+                backend::record(b.done, s, "memory cache (mark a returned block)");
+            } catch (...) {
+                release_locked(b, size);
+                return;
+            }
+        }
+        free_.emplace(size, b);
         stats_.bytes_cached += size;
     }
 
@@ -207,27 +231,67 @@ private:
                std::to_string(stats_.bytes_in_use) + " bytes in use by scanvec)";
     }
 
+    /// A free block: where it is, the stream it was freed on, and (for a
+    /// stream other than the default) an event marking the work queued before.
+    struct free_block {
+        void* p;
+        stream_t stream;
+        backend::event_t done;
+    };
+    using free_map = std::multimap<std::size_t, free_block>;
+
+    /// A free block of the bin `size`, one freed on stream s if there is one.
+    typename free_map::iterator take_locked(std::size_t size, stream_t s) {
+        auto [first, last] = free_.equal_range(size);
+        for (auto it = first; it != last; ++it)
+            if (it->second.stream == s) return it;
+        return first == last ? free_.end() : first;
+    }
+
+    /// Orders work queued on s from now on after the work that used b last.
+    void ready_on_locked(free_block& b, stream_t s) {
+        // (a block from a user's stream waits for its event even on "the same"
+        // stream: a stream destroyed and made again may have the same handle)
+        if (b.done) {
+            backend::wait_for(s, b.done, "memory cache (reuse a block)");
+            events_.push_back(std::exchange(b.done, nullptr));
+        } else if (b.stream != s) {
+            backend::order_after(s, b.stream, "memory cache (reuse a block across streams)");
+        }
+    }
+
+    /// An event for a returned block, from the pool.
+    backend::event_t event_locked() {
+        if (events_.empty()) return backend::make_event("memory cache (event for a returned block)");
+        backend::event_t e = events_.back();
+        events_.pop_back();
+        return e;
+    }
+
     /// A block back to its source, once the device has finished with it (a
     /// block freed by a vector may still be read by work queued before).
-    void release_locked(void* p, std::size_t size) noexcept {
+    void release_locked(free_block& b, std::size_t size) noexcept {
         try {
-            backend::synchronize(nullptr, "memory cache (give a block back)");
+            if (b.done) backend::wait_host(b.done, "memory cache (give a block back)");
+            else backend::synchronize(b.stream, "memory cache (give a block back)");
         } catch (...) {  // an earlier kernel's error: it surfaces at the caller's next wait
         }
-        resource_.deallocate(p, size, resource_.context);
+        if (b.done) events_.push_back(std::exchange(b.done, nullptr));
+        resource_.deallocate(b.p, size, resource_.context);
         stats_.backend_frees++;
     }
 
     void trim_locked() noexcept {
-        for (auto& [size, p] : free_) {
-            release_locked(p, size);
+        for (auto& [size, b] : free_) {
+            release_locked(b, size);
             stats_.bytes_cached -= size;
         }
         free_.clear();
     }
 
     mutable std::mutex mutex_;
-    std::multimap<std::size_t, void*> free_;
+    free_map free_;
+    std::vector<backend::event_t> events_;  // pooled; never destroyed (the cache lives to the process's end)
     memory_stats stats_;
     std::size_t fail_countdown_ = no_failure;  // requests left before the injected failure (fail_after)
     memory_resource resource_ = backend_resource();
@@ -248,20 +312,26 @@ inline memory_cache& memory() {
 }
 
 /// Thrust-compatible allocator over the cache, for temporaries inside Thrust calls.
+/// (Thrust allocates and frees them within one call, on one stream.)
 struct cached_allocator {
     using value_type = char;
     char* allocate(std::ptrdiff_t n) { return static_cast<char*>(memory().allocate(std::size_t(n))); }
-    void deallocate(char* p, std::size_t n) noexcept { memory().deallocate(p, n); }
+    void deallocate(char* p, std::size_t n) noexcept { memory().deallocate(p, n, current_stream()); }
 };
 
 /// RAII temporary storage from the cache (move-only).
 class scratch {
 public:
     scratch() = default;
-    explicit scratch(std::size_t bytes) : bytes_(bytes), ptr_(bytes ? memory().allocate(bytes) : nullptr) {}
-    scratch(scratch&& o) noexcept : bytes_(o.bytes_), ptr_(o.ptr_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+    explicit scratch(std::size_t bytes)
+        : bytes_(bytes), ptr_(bytes ? memory().allocate(bytes) : nullptr), owner_(current_stream()) {}
+    scratch(scratch&& o) noexcept : bytes_(o.bytes_), ptr_(o.ptr_), owner_(o.owner_) { o.ptr_ = nullptr; o.bytes_ = 0; }
     scratch& operator=(scratch&& o) noexcept {
-        if (this != &o) { reset(); bytes_ = o.bytes_; ptr_ = o.ptr_; o.ptr_ = nullptr; o.bytes_ = 0; }
+        if (this != &o) {
+            reset();
+            bytes_ = o.bytes_; ptr_ = o.ptr_; owner_ = o.owner_;
+            o.ptr_ = nullptr; o.bytes_ = 0;
+        }
         return *this;
     }
     ~scratch() { reset(); }
@@ -271,12 +341,13 @@ public:
 
 private:
     void reset() noexcept {
-        if (ptr_) memory().deallocate(ptr_, bytes_);
+        if (ptr_) memory().deallocate(ptr_, bytes_, owner_);
         ptr_ = nullptr;
         bytes_ = 0;
     }
     std::size_t bytes_ = 0;
     void* ptr_ = nullptr;
+    stream_t owner_ = nullptr;
 };
 
 }  SCANVEC_NAMESPACE_END  // runtime

@@ -24,7 +24,8 @@ inline runtime::cached_allocator& thrust_allocator() {
     return alloc;
 }
 
-inline auto policy(stream_t s = nullptr) {
+/// The policy for work on stream s (by default this thread's current stream).
+inline auto policy(stream_t s = current_stream()) {
 #if defined(SCANVEC_BACKEND_CUDA)
     return thrust::cuda::par_nosync(thrust_allocator()).on(s);
 #else

@@ -54,9 +54,12 @@ template <class It> It reader(const view<It>& v) { return v.begin(); }
 /// An iterator that writes whole elements into a vector.
 template <class T> T* writer(vector<T, false>& v) { return v.data(); }
 template <class T> auto writer(vector<T, true>& v) { return v.write_begin(); }
+/// A view over a raw pointer (non-const) is written in place.
+template <class T> T* writer(const view<T*>& v) { return v.begin(); }
 
-template <class T, bool S> stream_t stream_of(const vector<T, S>& v) { return v.stream(); }
-template <class It> stream_t stream_of(const view<It>&) { return nullptr; }
+/// Other sequences (views of a struct's field arrays) read and write through their own members.
+template <class X> auto reader(const X& x) -> decltype(x.read_begin()) { return x.read_begin(); }
+template <class X> auto writer(const X& x) -> decltype(x.write_begin()) { return x.write_begin(); }
 
 }  // namespace detail
 
@@ -68,7 +71,7 @@ template <class X> using value_t = typename detail::sequence_traits<std::decay_t
 template <class X> vector<value_t<X>> materialize(const X& x) {
     vector<value_t<X>> out(x.size(), no_init);
     if (x.size()) {
-        thrust::copy_n(detail::policy(detail::stream_of(x)), detail::reader(x), x.size(), detail::writer(out));
+        thrust::copy_n(detail::policy(current_stream()), detail::reader(x), x.size(), detail::writer(out));
         backend::check_launch("materialize");
     }
     return out;
@@ -80,11 +83,11 @@ template <class X> value_t<X> element_at(const X& x, std::size_t i) {
     using T = value_t<X>;
     if constexpr (std::is_pointer_v<decltype(reader(x))>) {  // a flat vector: copy the element itself
         T v;
-        backend::read_small(&v, reader(x) + i, sizeof(T), stream_of(x), "element read");
+        backend::read_small(&v, reader(x) + i, sizeof(T), current_stream(), "element read");
         return v;
     } else {
         vector<T> one(1, no_init);
-        thrust::copy_n(policy(stream_of(x)), reader(x) + i, 1, writer(one));
+        thrust::copy_n(policy(current_stream()), reader(x) + i, 1, writer(one));
         return one[0];
     }
 }

@@ -120,7 +120,7 @@ public:
     T operator[](std::size_t i) const {
         if (i >= size()) detail::throw_element_index(i, size());
         T v;
-        backend::read_small(&v, buf_.data() + i, sizeof(T), stream(), "vector element read");
+        backend::read_small(&v, buf_.data() + i, sizeof(T), current_stream(), "vector element read");
         return v;
     }
     /// Writes one element (a device round trip).
@@ -136,7 +136,8 @@ public:
     T* data() { return buf_.data(); }
     const T* data() const { return buf_.data(); }
 
-    /// Where the elements live (device ordinal and stream).
+    /// Where the elements live: the device, and the stream the vector belongs
+    /// to (current when it was made; its memory is freed in that stream's order).
     const place& where() const { return buf_.where(); }
     stream_t stream() const { return buf_.where().stream; }
 

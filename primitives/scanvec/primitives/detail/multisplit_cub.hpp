@@ -52,7 +52,7 @@ template <class DIt> struct increment_bin {
 template <class D> void count_by_atomics(const D& digits, vector<index_t>& r, unsigned long long* outside) {
     static_assert(sizeof(index_t) == sizeof(unsigned long long));
     auto* counts = reinterpret_cast<unsigned long long*>(r.data());
-    thrust::for_each_n(policy(stream_of(digits)), thrust::counting_iterator<index_t>(0), index_t(digits.size()),
+    thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(digits.size()),
                        increment_bin<decltype(reader(digits))>{reader(digits), index_t(r.size()), counts, outside});
     backend::check_launch("histogram (atomic counts)");
 }
@@ -76,7 +76,7 @@ struct bin_or_past {
 /// number of digits outside 0..m-1 with checks on, 0 with checks off.
 template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
     const index_t n = index_t(digits.size()), m = index_t(r.size());
-    auto s = stream_of(digits);
+    auto s = current_stream();
     if (m > histogram_policy::privatized_max_bins) {
         device_value<unsigned long long> tally(s);
         backend::fill_zero(tally.ptr(), sizeof(unsigned long long), s, "histogram (init)");
@@ -137,7 +137,7 @@ void sort_by_key_bits(const K* keys, int lo, int hi, const A& a, R& r, stream_t 
 /// are read by CUB from the keys' bits: no digit array. Other digits are
 /// stored once as 32-bit keys (onesweep ranks keys of at least 4 bytes).
 template <class A, class D, class T> void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r) {
-    auto s = stream_of(a);
+    auto s = current_stream();
     if constexpr (is_radix_digit_view<D>::value) {
         if constexpr (std::is_pointer_v<decltype(digits.keys())>) {
             if (radix_digits_fill(digits, m)) {

@@ -120,8 +120,8 @@ runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles, unsigned
 /// number of digits outside 0..m-1 with checks on, 0 with checks off.
 template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
     const index_t n = index_t(digits.size()), m = index_t(r.size());
-    device_value<unsigned long long> tally(stream_of(digits));
-    backend::fill_zero(tally.ptr(), sizeof(unsigned long long), stream_of(digits), "histogram (init)");
+    device_value<unsigned long long> tally(current_stream());
+    backend::fill_zero(tally.ptr(), sizeof(unsigned long long), current_stream(), "histogram (init)");
     if (m > histogram_policy::privatized_max_bins) {
         count_many_bins(digits, r, tally.ptr());
     } else {

@@ -18,7 +18,7 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 /// ascending) merged into one sorted vector: ceil(log2 runs) merge passes of
 /// adjacent pairs, each reading and writing every element once.
 template <class K> vector<K> merge_sorted_runs(vector<K> v, std::vector<index_t> bounds) {
-    const auto s = policy(stream_of(v));
+    const auto s = policy(current_stream());
     while (bounds.size() > 2) {
         vector<K> out(v.size(), no_init);
         std::vector<index_t> next{0};
@@ -41,7 +41,7 @@ template <class K> std::vector<index_t> count_below(const vector<K>& v, const st
     if (values.empty()) return {};
     const vector<K> q(values);
     vector<index_t> r(values.size(), no_init);
-    const auto s = policy(stream_of(v));
+    const auto s = policy(current_stream());
     if (or_equal) thrust::upper_bound(s, v.data(), v.data() + v.size(), q.data(), q.data() + q.size(), r.data());
     else thrust::lower_bound(s, v.data(), v.data() + v.size(), q.data(), q.data() + q.size(), r.data());
     return r.to_host();

@@ -26,7 +26,7 @@ template <class A, class Flags, class T>
 void split_by_scan(const A& a, const Flags& flags, const index_t* falses, vector<T>& r) {
     auto down = lazy::scan(lazy::map(flag_not_to_count{}, flags));
     auto index = lazy::map(split_in_one_segment{falses}, flags, down, lazy::index(a.size()));
-    index.run(scatter_to<decltype(reader(a)), decltype(writer(r))>{reader(a), writer(r)}, stream_of(a));
+    index.run(scatter_to<decltype(reader(a)), decltype(writer(r))>{reader(a), writer(r)}, current_stream());
 }
 
 /// r <- the stable split of a by flags (same length, checked by the caller),
@@ -35,7 +35,7 @@ template <class A, class Flags, class T>
 void split_scatter(const A& a, const Flags& flags, const index_t* falses, vector<T>& r) {
 #if defined(SCANVEC_BACKEND_CUDA)
     if (a.size() <= split_policy::max_tile_elements) {
-        split_by_tiles<T>(reader(a), reader(flags), a.size(), falses, writer(r), stream_of(a));
+        split_by_tiles<T>(reader(a), reader(flags), a.size(), falses, writer(r), current_stream());
         return;
     }
 #endif

@@ -260,7 +260,7 @@ template <class T, class Pos> struct three_way_generic {
         auto keys = reader(segs.keys);
         auto pivot = writer(segs.pivot);
         using F = pivot_at_heads<Pos, decltype(keys), Chooser, decltype(pivot)>;
-        thrust::for_each(policy(segs.keys.stream()), thrust::counting_iterator<index_t>(0),
+        thrust::for_each(policy(current_stream()), thrust::counting_iterator<index_t>(0),
                          thrust::counting_iterator<index_t>(n),
                          F{keys, segs.start.data(), segs.length.data(), pivot, n, chooser});
         backend::check_launch("choose_pivots");
@@ -268,7 +268,7 @@ template <class T, class Pos> struct three_way_generic {
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
         const std::size_t n = segs.size();
-        if (n < 2) return no_descents(segs.keys.stream());
+        if (n < 2) return no_descents(current_stream());
         if constexpr (!is_chosen_pivot<Chooser>) {  // a step of its own, as the public choose_pivots
             labelled("choose_pivots", n, [&] {
                 choose_pivots(segs, chooser);
@@ -294,7 +294,7 @@ template <class T, class Pos> struct three_way_generic {
         auto keys = reader(segs.keys);
         auto keys_out = writer(segs.keys);
         using F = sort_short_at_head<T, Pos, short_sort_limit, decltype(keys), decltype(keys_out)>;
-        thrust::for_each(policy(segs.keys.stream()), heads.data(), heads.data() + heads.size(),
+        thrust::for_each(policy(current_stream()), heads.data(), heads.data() + heads.size(),
                          F{keys, keys_out, segs.start.data(), segs.length.data()});
         backend::check_launch("sort_short_segments");
     }

@@ -411,7 +411,7 @@ template <class T> struct three_way_tiles {
         r.finished = book.finished.data();
         r.splits = book.splits;
         r.n = std::int32_t(keys.size());
-        r.stream = keys.stream();
+        r.stream = current_stream();
         return r;
     }
     static three_way_round<T> round_of(segments& segs) {
@@ -451,7 +451,7 @@ template <class T> struct three_way_tiles {
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
         const std::size_t n = segs.size();
         if (n < 2 || !fits(n)) return generic::count(segs, chooser);
-        device_value<index_t> descents = generic::no_descents(segs.keys.stream());  // the count pass adds into it
+        device_value<index_t> descents = generic::no_descents(current_stream());  // the count pass adds into it
         static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass adds 64-bit words");
         three_way_count_by_tiles(round_of(segs), chooser, reinterpret_cast<unsigned long long*>(descents.ptr()));
         return descents;

@@ -73,7 +73,7 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
     // The elements before the first head take it on their left
     const index_t first = scanvec::reduce(lazy::map(head_position{index_t(m)}, lazy::index(m), f), scanvec::min<index_t>{});
     if (first > 0) {
-        thrust::transform(core::policy(r.stream()), core::reader(r), core::reader(r) + first, core::writer(r),
+        thrust::transform(core::policy(current_stream()), core::reader(r), core::reader(r) + first, core::writer(r),
                           carry_on_left<T, Op>{carry, op});
         backend::check_launch(name);
     }
