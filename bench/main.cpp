@@ -241,6 +241,11 @@ int main(int argc, char** argv) try {
         for (std::size_t n : program_sizes(opt)) failures += run(s, "programs", n, [&] { bench_programs(s, n); });
         save(s);
     }
+    if (opt.wants("streams")) {  // small programs, where a second stream has room on the GPU
+        for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 20})
+            failures += run(s, "streams", n, [&] { bench_streams(s, n); });
+        save(s);
+    }
     // The cost-growth view: the int32 scan and sorts at every growth size (time per element in growth.csv).
     s.emit_rows = false;
     for (std::size_t n : opt.growth_sizes) {

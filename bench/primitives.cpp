@@ -4,6 +4,7 @@
 // allocated once, outside the timed region) or Thrust with thrust::device; on
 // the host, a plain sequential loop.
 #include "harness.hpp"
+#include <scanvec/runtime/interop.hpp>
 
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/multisplit.hpp>
@@ -53,6 +54,16 @@ template <class T> void scan_of(suite& s, std::size_t n) {
 #endif
     c.scanvec_call("sv::scan", [&](std::string&) { return same(sv::scan(a), ref, tolerance<T>()); },
                    [&] { auto r = sv::scan(a); });
+    if constexpr (std::is_same_v<T, int>) {  // the caller's own memory: a view in, the result into a buffer
+        sv::vector<T> buffer(n, sv::no_init);   // stands for the caller's allocation
+        const auto in = sv::view_of(a.data(), n);
+        c.scanvec_call("sv::scan(view_of, into)",
+                       [&](std::string&) {
+                           sv::scan(in, sv::into(buffer));
+                           return same(buffer, ref, tolerance<T>());
+                       },
+                       [&] { sv::scan(in, sv::into(buffer)); });
+    }
     c.finish();
 }
 

@@ -26,9 +26,14 @@
 #include <scanvec/algorithms/primes.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/stream.hpp>
+#include <scanvec/primitives/scan.hpp>
+#include <scanvec/primitives/split.hpp>
+#include <scanvec/primitives/lazy_scan.hpp>
 
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <thrust/copy.h>
@@ -411,6 +416,65 @@ void bench_programs(suite& s, std::size_t n) {
                        [&] { auto r = sv::primes(int(n)); });
         c.finish();
     }
+}
+
+namespace {
+/// A program of many small steps that only queue work (a pipeline stage):
+/// rounds of a map fused into a scan, then a split by a flag pattern.
+sv::vector<int> small_steps(const sv::vector<int>& a, const sv::vector<bool>& flags) {
+    sv::vector<int> x = a;
+    for (int round = 0; round < 12; ++round) {
+        auto y = sv::inclusive_scan(sv::lazy::map(SCANVEC_FN(int v) { return (v & 1023) + 1; }, x));
+        x = sv::split(y, flags);
+    }
+    return x;
+}
+}  // namespace
+
+void bench_streams(suite& s, std::size_t n) {
+    const auto a1 = small_values<int>(n), a2 = sv::map(SCANVEC_FN(int v) { return 7 - v; }, a1);
+    const sv::vector<bool> f = sv::map(SCANVEC_FN(int v) { return v > 3; }, a1);
+    const auto want1 = small_steps(a1, f).to_host(), want2 = small_steps(a2, f).to_host();
+#if defined(SCANVEC_BACKEND_CUDA)
+    cudaStream_t s1 = nullptr, s2 = nullptr;
+    cuda_check(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreate");
+    cuda_check(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreate");
+#else
+    char h1, h2;  // the host backend has no streams: two distinct handles
+    sv::stream_t s1 = &h1, s2 = &h2;
+#endif
+    sv::vector<int> r1, r2;
+    auto one = [&](sv::stream_t st, const sv::vector<int>& in, sv::vector<int>& out) {
+        sv::on scope(st);
+        out = small_steps(in, f);
+        sv::synchronize();
+    };
+    config c(s, "streams", "two programs of 12 rounds (map+scan, split)", "int32", n);
+    c.alternative("the two one after the other, one stream", "one stream", [&] {
+        sv::on scope(s1);
+        r1 = small_steps(a1, f);
+        r2 = small_steps(a2, f);
+        sv::synchronize();
+    });
+    c.scanvec_call("two host threads, each on its stream (sv::on)",
+                   [&](std::string&) {
+                       std::thread t([&] { one(s2, a2, r2); });
+                       one(s1, a1, r1);
+                       t.join();
+                       return r1.to_host() == want1 && r2.to_host() == want2 ? std::string() : std::string("results differ");
+                   },
+                   [&] {
+                       std::thread t([&] { one(s2, a2, r2); });
+                       one(s1, a1, r1);
+                       t.join();
+                   });
+    c.finish();
+    r1 = {};
+    r2 = {};
+#if defined(SCANVEC_BACKEND_CUDA)
+    cuda_check(cudaStreamDestroy(s1), "cudaStreamDestroy");
+    cuda_check(cudaStreamDestroy(s2), "cudaStreamDestroy");
+#endif
 }
 
 }  // namespace bench
