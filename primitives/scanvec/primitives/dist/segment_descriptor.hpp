@@ -66,13 +66,15 @@ public:
     /// The numbers of the non-empty segments, in order (only when some are empty).
     const vector<index_t>& nonempty() const { return nonempty_; }
 
-private:
+    // (public: nvcc's generated host stubs name the functors of the kernels they launch)
     struct negative {
         template <class I> SCANVEC_HD bool operator()(const I& x) const { return x < 0; }
     };
     struct widen {
         template <class I> SCANVEC_HD index_t operator()(const I& x) const { return index_t(x); }
     };
+
+private:
     explicit segments(const communicator& comm) : comm_(comm) {}
 
     communicator comm_;
