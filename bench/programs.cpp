@@ -25,6 +25,7 @@
 #include <scanvec/algorithms/maximal_independent_set.hpp>
 #include <scanvec/algorithms/primes.hpp>
 #include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/stream.hpp>
 #include <scanvec/primitives/scan.hpp>
@@ -419,13 +420,15 @@ void bench_programs(suite& s, std::size_t n) {
 }
 
 namespace {
-/// A program of many small steps that only queue work (a pipeline stage):
-/// rounds of a map fused into a scan, then a split by a flag pattern.
+/// A program of small steps that, like the book's loops, reads a count back
+/// each round (a host wait): a map fused into a scan, a split by a flag
+/// pattern, and the number of odd values.
 sv::vector<int> small_steps(const sv::vector<int>& a, const sv::vector<bool>& flags) {
     sv::vector<int> x = a;
     for (int round = 0; round < 12; ++round) {
         auto y = sv::inclusive_scan(sv::lazy::map(SCANVEC_FN(int v) { return (v & 1023) + 1; }, x));
         x = sv::split(y, flags);
+        if (sv::count(sv::lazy::map(SCANVEC_FN(int v) { return (v & 1) != 0; }, x)) == 0) break;
     }
     return x;
 }
@@ -449,7 +452,7 @@ void bench_streams(suite& s, std::size_t n) {
         out = small_steps(in, f);
         sv::synchronize();
     };
-    config c(s, "streams", "two programs of 12 rounds (map+scan, split)", "int32", n);
+    config c(s, "streams", "two programs of 12 rounds (map+scan, split, a count read back)", "int32", n);
     c.alternative("the two one after the other, one stream", "one stream", [&] {
         sv::on scope(s1);
         r1 = small_steps(a1, f);

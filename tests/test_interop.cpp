@@ -182,6 +182,30 @@ TEST_CASE("bad views and outputs are clear errors") {
     }
 }
 
+#if defined(SCANVEC_BACKEND_CUDA)
+TEST_CASE("a view of another device's memory is a clear error") {
+    int devices = 0;
+    REQUIRE(cudaGetDeviceCount(&devices) == cudaSuccess);
+    if (devices < 2) {
+        MESSAGE("one GPU: another device's memory cannot be made here");
+        return;
+    }
+    void* other = nullptr;
+    REQUIRE(cudaSetDevice(1) == cudaSuccess);
+    REQUIRE(cudaMalloc(&other, 64 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);
+    CHECK_THROWS_WITH_AS(sv::view_of(static_cast<float*>(other), 64),
+                         doctest::Contains("points to memory of device 1, but this thread's device is 0"), sv::error);
+    thrust::device_vector<float> here(64);
+    CHECK_THROWS_WITH_AS(sv::view_of_fields<io::particle>(64, thrust::raw_pointer_cast(here.data()),
+                                                          static_cast<std::int32_t*>(other)),
+                         doctest::Contains("field 1 points to memory of device 1"), sv::error);
+    REQUIRE(cudaSetDevice(1) == cudaSuccess);
+    CHECK(cudaFree(other) == cudaSuccess);
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);
+}
+#endif
+
 TEST_CASE("sv::on: a scope's work runs on its stream, and scopes nest") {
     CHECK(sv::current_stream() == sv::stream_t{});
     sv::stream_t a = test::make_stream(), b = test::make_stream();
