@@ -56,7 +56,7 @@ std::string range_label(const std::vector<std::size_t>& v) {
     std::puts(
         "scanvec_bench [--out DIR] [--quick] [--sizes 16,20,24,28] [--growth 10,12,...|none]\n"
         "              [--nested 26] [--keys64 24] [--only FAMILY,...]\n"
-        "families: map scan reduce histogram segmented_scan permute back_permute split sort sort64 nested write programs growth\n"
+        "families: map scan reduce histogram segmented_scan permute back_permute split sort sortkeys sort64 nested write programs streams growth\n"
         "sizes are exponents of two (or lengths, when 48 or more)");
     std::exit(rc);
 }
@@ -217,6 +217,7 @@ int main(int argc, char** argv) try {
         {"back_permute", bench_back_permute},
         {"split", bench_split},
         {"sort", bench_sort},
+        {"sortkeys", bench_sort_keys},
     };
     int failures = 0;
     for (auto& [name, fn] : table) {

@@ -131,6 +131,78 @@ template <class K> void sorts_of(suite& s, const char* family, std::size_t n, bo
     c.finish();
 }
 
+#if defined(BENCH_HAS_RADIX_SORT)
+/// Signed floating-point keys spread over many magnitudes.
+template <class F> struct random_float {
+    std::uint64_t seed;
+    SCANVEC_HD F operator()(std::int64_t i) const {
+        const std::uint64_t r = mix64(std::uint64_t(i) * 2 + 1 + seed);
+        return F(std::int64_t(r)) * F(1e-9) / F(1 + (r & 1023));
+    }
+};
+
+template <class F> void float_sort_of(suite& s, std::size_t n) {
+    const auto keys = tabulate<F>(n, random_float<F>{2});
+    config c(s, "sortkeys", "random signed keys", type_name<F>(), n);
+    c.keys(n * sizeof(F));
+    sv::vector<F> want(n, sv::no_init);
+#if defined(SCANVEC_BACKEND_CUDA)
+    cub_call radix([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), want.data(), int(n));
+    });
+    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
+#else
+    c.alternative("std::sort", "std::sort", [&] { std::sort(want.data(), want.data() + n); },
+                  [&] { restore(want, keys); });
+#endif
+    c.scanvec_call("sv::radix_sort",
+                   [&](std::string& note) {
+                       return check_sort<F>([](const auto& k) { return sv::radix_sort(k); }, keys, want, note);
+                   },
+                   [&] { auto r = sv::radix_sort(keys); });
+    c.finish();
+}
+
+/// {key, value} records of two uint32 fields, sorted by the key.
+struct key_value {
+    std::uint32_t key;
+    std::uint32_t value;
+};
+SCANVEC_FIELDS(key_value, key, value)
+
+void records_of(suite& s, std::size_t n) {
+    sv::vector<key_value> records(n, sv::no_init);
+    records.field<&key_value::key>() = random_keys<std::uint32_t>(n);
+    records.field<&key_value::value>() = tabulate<std::uint32_t>(n, SCANVEC_FN(std::int64_t i) { return std::uint32_t(i); });
+    const auto& keys = records.field<&key_value::key>();
+    const auto& values = records.field<&key_value::value>();
+    sv::vector<std::uint32_t> want_keys(n, sv::no_init), want_values(n, sv::no_init);
+    config c(s, "sortkeys", "{key, value} records by the key", "uint32+uint32", n);
+    c.keys(2 * n * sizeof(std::uint32_t));
+#if defined(SCANVEC_BACKEND_CUDA)
+    cub_call radix([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortPairs(t, b, keys.data(), want_keys.data(), values.data(), want_values.data(),
+                                               int(n));
+    });
+    c.alternative("cub::DeviceRadixSort::SortPairs", "cub radix sort (pairs)", [&] { radix(); });
+#else
+    c.alternative("std::stable_sort (host CPU)", "std::stable_sort", [&] {
+        std::vector<key_value> h = records.to_host();
+        std::stable_sort(h.begin(), h.end(), [](const key_value& a, const key_value& b) { return a.key < b.key; });
+        for (std::size_t i = 0; i < n; ++i) want_keys.data()[i] = h[i].key, want_values.data()[i] = h[i].value;
+    });
+#endif
+    c.scanvec_call("sv::radix_sort(records, &key_value::key)",
+                   [&](std::string&) {
+                       auto r = sv::radix_sort(records, &key_value::key);
+                       std::string wrong = same(r.field<&key_value::key>(), want_keys);
+                       return wrong.empty() ? same(r.field<&key_value::value>(), want_values) : wrong;
+                   },
+                   [&] { auto r = sv::radix_sort(records, &key_value::key); });
+    c.finish();
+}
+#endif
+
 }  // namespace
 
 void bench_split(suite& s, std::size_t n) {
@@ -169,5 +241,15 @@ void bench_sort(suite& s, std::size_t n) {
 }
 
 void bench_sort64(suite& s, std::size_t n) { sorts_of<std::uint64_t>(s, "sort64", n, false); }
+
+void bench_sort_keys(suite& s, std::size_t n) {
+#if defined(BENCH_HAS_RADIX_SORT)
+    float_sort_of<float>(s, n);
+    float_sort_of<double>(s, n);
+    records_of(s, n);
+#else
+    (void)s, (void)n;
+#endif
+}
 
 }  // namespace bench

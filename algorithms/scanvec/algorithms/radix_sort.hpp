@@ -7,18 +7,18 @@
 //       for lo from 0 to number-of-bits - 1 step k
 //           A <- multisplit(A, digit(A, lo, k), 2^k)
 //
-// digit(A, lo, k) is bits lo..lo+k-1 of every key (sign bit flipped for signed
-// keys, as in split_radix_sort), a lazy view (sv::lazy::radix_digit). Each
-// multisplit is stable, so after the pass on bits lo..lo+k-1 the keys are
-// sorted on their low lo+k bits.
+// digit(A, lo, k) is bits lo..lo+k-1 of every key in radix order (sign bit
+// flipped for signed keys, as in split_radix_sort; floats in IEEE total
+// order), a lazy view (sv::lazy::radix_digit). Each multisplit is stable, so
+// after the pass on bits lo..lo+k-1 the keys are sorted on their low lo+k bits.
 //
 // Model: ceil(b/k) multisplits for b-bit keys (4 for 32-bit keys and k = 8),
 // O(n b/k) work; never waits for the device (with checks on, a multisplit of
 // radix digits has nothing to check). How a pass runs, bytes per key and
 // measurements: docs/design/multisplit.md.
 //
-//   sv::radix_sort(a, k = 8)                     integer keys, 8 to 64 bits, signed or unsigned
-//   sv::radix_sort(records, &rec::key, k = 8)    described structs, stably by one integer field
+//   sv::radix_sort(a, k = 8)                     integer keys (8 to 64 bits, signed or unsigned), float, double
+//   sv::radix_sort(records, &rec::key, k = 8)    described structs, stably by one such field
 //   sv::radix_sort_by<&rec::key>(records, k = 8) the same with the field named at compile time
 #pragma once
 
@@ -53,7 +53,8 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
 
 }  // namespace detail
 
-/// Sorts integer keys ascending, k bits per pass (one stable multisplit per digit).
+/// Sorts keys ascending, k bits per pass (one stable multisplit per digit): integers,
+/// or float and double in IEEE total order (-0.0 before +0.0; NaNs at the ends by sign).
 /// The same text runs on sv::dist::vector (<scanvec/dist.hpp>); sv::dist::radix_sort
 /// is the distributed sort with one all-to-all.
 template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix_sort(const A& a, int k = 8) {
@@ -64,7 +65,7 @@ template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix
     }, a);
 }
 
-/// Sorts described structs stably by the integer field Key, k bits per pass (whole records move).
+/// Sorts described structs stably by the field Key (integer, float or double), k bits per pass (whole records move).
 template <auto Key, class T> vector<T> radix_sort_by(const vector<T>& a, int k = 8) {
     using K = detail::key_field_t<Key>;
     detail::expect_radix_key<K>();
@@ -73,7 +74,7 @@ template <auto Key, class T> vector<T> radix_sort_by(const vector<T>& a, int k =
     }, a);
 }
 
-/// Sorts described structs stably by one integer field: radix_sort(records, &rec::key).
+/// Sorts described structs stably by one key field: radix_sort(records, &rec::key).
 template <class T, class K> vector<T> radix_sort(const vector<T>& a, K T::*key, int k = 8) {
     static_assert(is_described_v<T>, "radix_sort(records, &T::key): T must be described with SCANVEC_FIELDS");
     return detail::with_key_field("radix_sort", key,

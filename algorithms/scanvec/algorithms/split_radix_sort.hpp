@@ -15,8 +15,8 @@
 // falses on the device: the loop never waits for the device. Bytes moved and
 // measurements: docs/design/split.md.
 //
-//   sv::split_radix_sort(a)                       integer keys, 8 to 64 bits, signed or unsigned
-//   sv::split_radix_sort(records, &rec::key)      described structs, stably by one integer field
+//   sv::split_radix_sort(a)                       integer keys (8 to 64 bits, signed or unsigned), float, double
+//   sv::split_radix_sort(records, &rec::key)      described structs, stably by one such field
 //   sv::split_radix_sort_by<&rec::key>(records)   the same with the field named at compile time
 #pragma once
 
@@ -54,7 +54,8 @@ template <auto Key> using key_field_t = typename member_traits<Key>::field_type;
 
 }  // namespace detail
 
-/// Sorts integer keys ascending by Blelloch's split loop, one bit per pass.
+/// Sorts keys ascending by Blelloch's split loop, one bit per pass (integers;
+/// float and double in IEEE total order).
 /// The same text runs on sv::dist::vector (<scanvec/dist.hpp>).
 template <class A> detail::program_vector_t<A, detail::program_value_t<A>> split_radix_sort(const A& a) {
     using K = detail::program_value_t<A>;

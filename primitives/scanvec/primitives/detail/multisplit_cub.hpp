@@ -96,6 +96,27 @@ template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
     return SCANVEC_CHECKS ? n - reduce_n(r.data(), r.size(), plus<index_t>{}, index_t(0), s) : 0;
 }
 
+/// Records of two fields ordered by field KeyField when keys is that field of
+/// a: CUB sorts it with the other field as its values, straight into r's
+/// fields (no positions, no gather). False when keys is not that field.
+template <std::size_t KeyField, class K, class T>
+bool sort_pair_records(const K* keys, int lo, int hi, const vector<T>& a, vector<T>& r, stream_t s) {
+    using list = fields_of<T>;
+    constexpr auto key = list::template member<KeyField>;
+    constexpr auto other = list::template member<1 - KeyField>;
+    if constexpr (!std::is_same_v<typename member_traits<key>::field_type, std::remove_cv_t<K>>) {
+        return (void)keys, (void)lo, (void)hi, (void)a, (void)r, (void)s, false;
+    } else {
+        if (a.template field<key>().data() != keys) return false;
+        cub_run("multisplit (cub::DeviceRadixSort)", [&](void* t, std::size_t& b) {
+            return cub::DeviceRadixSort::SortPairs(t, b, keys, r.template field<key>().data(),
+                                                   a.template field<other>().data(), r.template field<other>().data(),
+                                                   a.size(), lo, hi, s);
+        });
+        return true;
+    }
+}
+
 /// r <- the elements of a, stably ordered by bits lo..hi-1 of keys (CUB's radix sort, one
 /// onesweep pass for hi - lo <= 8). keys == reader(a) sorts the keys themselves.
 template <class K, class A, class R>
@@ -103,6 +124,11 @@ void sort_by_key_bits(const K* keys, int lo, int hi, const A& a, R& r, stream_t 
     using T = value_t<A>;
     const std::size_t n = a.size();
     const char* op = "multisplit (cub::DeviceRadixSort)";
+    if constexpr (is_described_v<T> && std::is_same_v<A, vector<T>>) {
+        if constexpr (fields_of<T>::size == 2) {  // {key, value} records: one SortPairs pass
+            if (sort_pair_records<0>(keys, lo, hi, a, r, s) || sort_pair_records<1>(keys, lo, hi, a, r, s)) return;
+        }
+    }
     if constexpr (std::is_same_v<std::remove_cv_t<K>, T> && std::is_same_v<A, vector<T>>) {
         if (reader(a) == keys) {  // the keys are the elements: sort them alone
             cub_run(op, [&](void* t, std::size_t& b) {

@@ -1,7 +1,7 @@
 // scanvec/primitives/detail/radix_digit_view.hpp - sv::radix_digit_view, what sv::lazy::radix_digit returns.
 //
-// A lazy view of the k-bit digits at bit lo of integer keys, in key order (the
-// sign bit flipped for signed keys, so negative keys come first). It is a view
+// A lazy view of the k-bit digits at bit lo of integer or floating-point keys,
+// in key order (radix_bits: negative keys come first). It is a view
 // like any other (an sv::view of std::uint32_t digits, read by every primitive)
 // that also says what it reads: keys(), lo() and bits(). A primitive that can
 // read the bits from the keys themselves (multisplit on CUDA: CUB's radix sort)
@@ -14,27 +14,47 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
-/// The k-bit digit at bit lo of a key in radix order (sign bit flipped for signed keys).
+/// The unsigned integer whose order is the key order ("radix order"):
+/// unsigned keys as they are; signed ones with the sign bit flipped; floating
+/// point ones (IEEE total order: -NaN, -inf, ..., -0.0, +0.0, ..., +inf, +NaN)
+/// with every bit flipped when the sign is set, else the sign bit flipped.
+/// CUB's radix sort orders keys by the same bits.
+template <class K> SCANVEC_HD auto radix_bits(const K& x) {
+    if constexpr (std::is_floating_point_v<K>) {
+        using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+        U u;
+        memcpy(&u, &x, sizeof(K));
+        constexpr U sign = U(U(1) << (8 * sizeof(K) - 1));
+        return U(u ^ ((u & sign) ? ~U(0) : sign));
+    } else {
+        using U = std::make_unsigned_t<K>;
+        constexpr U sign = std::is_signed_v<K> ? U(U(1) << (8 * sizeof(K) - 1)) : U(0);
+        return U(U(x) ^ sign);
+    }
+}
+
+/// The k-bit digit at bit lo of a key in radix order (radix_bits).
 template <class K> struct radix_digit_of {
     int lo;
     int bits;
     SCANVEC_HD std::uint32_t operator()(const K& x) const {
-        using U = std::make_unsigned_t<K>;
-        constexpr U sign = std::is_signed_v<K> ? U(U(1) << (8 * sizeof(K) - 1)) : U(0);
-        const U key = U(U(x) ^ sign);
+        const auto key = radix_bits(x);
+        using U = decltype(key);
         return std::uint32_t(U(key >> lo) & U((std::uint64_t(1) << bits) - 1));
     }
 };
 
 template <class K> void expect_radix_key() {
-    static_assert(std::is_integral_v<K> && !std::is_same_v<K, bool>,
-                  "radix digits and radix sorts need integer keys (8 to 64 bits, signed or unsigned)");
+    static_assert((std::is_integral_v<K> && !std::is_same_v<K, bool>) || std::is_same_v<K, float> ||
+                      std::is_same_v<K, double>,
+                  "radix digits and radix sorts need integer keys (8 to 64 bits, signed or unsigned), float or double");
 }
 
 template <class KeyIt> using radix_digit_iterator =
@@ -86,8 +106,8 @@ template <class D> bool radix_digits_fill(const D& digits, index_t m) {
 
 namespace lazy {
 
-/// r[i] = the k-bit digit at bit lo of keys[i] in key order (the sign bit flipped
-/// for signed keys), computed when consumed: an sv::radix_digit_view, which
+/// r[i] = the k-bit digit at bit lo of keys[i] in key order (integers, float or
+/// double: see radix_bits), computed when consumed: an sv::radix_digit_view, which
 /// says its keys and bit range (keys(), lo(), bits()). 1 <= k <= 16.
 template <class X> auto radix_digit(const X& keys, int lo, int k) {
     detail::expect_radix_key<value_t<X>>();
