@@ -95,7 +95,7 @@ options parse(int argc, char** argv) {
         o.growth_sizes = powers(10, 28, 2);
         o.keys64_sizes = {std::size_t(1) << 24};
         o.nested_n = std::size_t(1) << 26;
-        o.quicksort_max = std::size_t(1) << 24;
+        o.quicksort_max = std::size_t(1) << 28;  // every sort size: quicksort's rounds grow with n
     } else {
         o.sizes = powers(16, 24, 4);
         o.growth_sizes = powers(10, 24, 2);
