@@ -12,7 +12,9 @@
 //
 // Keys compare as (key, rank, place in the sorted block), so equal keys are
 // spread over the ranks like any others (a vector of one repeated key comes
-// out balanced). docs/design/distributed.md has the costs and measurements.
+// out balanced). A local failure on one rank (out of memory) throws on every
+// rank: each collective carries the verdict of the local steps before it.
+// docs/design/distributed.md has the costs and measurements.
 #pragma once
 
 #include <scanvec/algorithms/radix_sort.hpp>
@@ -67,21 +69,32 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     if (p == 1) return detail::on_layout(scanvec::radix_sort(a.local()), a.layout(), comm);
     if (a.size() == 0) return a;
     const std::size_t m = a.local().size();
-    // A_r <- radix-sort(A_r)
-    scanvec::vector<K> sorted = m ? scanvec::radix_sort(a.local()) : scanvec::vector<K>();
+    // Local steps run under `failed`; each collective carries its verdict, so a
+    // failure on one rank (out of memory) throws on every rank.
+    detail::local_failure failed;
+    // A_r <- radix-sort(A_r); the result's block, allocated now
+    scanvec::vector<K> sorted, result;
     // Samples: s evenly spaced elements of every sorted block, with their places
     const int s = sort_oversampling * p;
     std::vector<detail::sort_sample<K>> mine(std::size_t(s), detail::sort_sample<K>{K(), me, 0, 0});
-    if (m) {
+    failed.run([&] {
+        result = scanvec::vector<K>(m, no_init);
+        if (!m) return;
+        sorted = scanvec::radix_sort(a.local());
         std::vector<index_t> places(static_cast<std::size_t>(s));
         for (int i = 0; i < s; ++i) places[std::size_t(i)] = index_t((2 * std::size_t(i) + 1) * m / (2 * std::size_t(s)));
         const auto keys = scanvec::back_permute(sorted, scanvec::vector<index_t>(places)).to_host();
         for (int i = 0; i < s; ++i) mine[std::size_t(i)] = {keys[std::size_t(i)], me, 1, places[std::size_t(i)]};
-    }
+    });
+    if (failed.failed())
+        for (auto& x : mine) x.valid = -1;  // the verdict travels with the samples
+    constexpr const char* gather_op = "dist::radix_sort (MPI_Allgather of the samples)";
     std::vector<detail::sort_sample<K>> all(std::size_t(s) * std::size_t(p));
     detail::mpi_check(MPI_Allgather(mine.data(), int(s * sizeof(mine[0])), MPI_BYTE, all.data(), int(s * sizeof(mine[0])),
                                     MPI_BYTE, comm.mpi()),
-                      "dist::radix_sort (MPI_Allgather of the samples)");
+                      gather_op);
+    const auto bad = std::find_if(all.begin(), all.end(), [](const auto& x) { return x.valid < 0; });
+    detail::expect_no_failure(comm, failed, bad == all.end() ? p : bad->rank, gather_op);
     all.erase(std::remove_if(all.begin(), all.end(), [](const auto& x) { return !x.valid; }), all.end());
     std::sort(all.begin(), all.end());
     // Splitters: p - 1 evenly spaced samples; Cuts: where each falls in this block
@@ -89,29 +102,36 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     for (int j = 1; j < p; ++j) splitters.push_back(all[std::size_t(j) * all.size() / std::size_t(p)]);
     std::vector<K> split_keys;
     for (const auto& x : splitters) split_keys.push_back(x.key);
-    const auto lower = m ? ::scanvec::detail::count_below(sorted, split_keys, false) : std::vector<index_t>(splitters.size(), 0);
-    const auto upper = m ? ::scanvec::detail::count_below(sorted, split_keys, true) : std::vector<index_t>(splitters.size(), 0);
     std::vector<index_t> send_counts(std::size_t(p), 0);
-    index_t previous = 0;
-    for (int q = 0; q < p; ++q) {
-        const index_t cut = q + 1 < p ? detail::cut_of(splitters[std::size_t(q)], me, lower[std::size_t(q)], upper[std::size_t(q)])
-                                      : index_t(m);
-        send_counts[std::size_t(q)] = cut - previous;
-        previous = cut;
-    }
+    failed.run([&] {
+        const auto lower = m ? ::scanvec::detail::count_below(sorted, split_keys, false) : std::vector<index_t>(splitters.size(), 0);
+        const auto upper = m ? ::scanvec::detail::count_below(sorted, split_keys, true) : std::vector<index_t>(splitters.size(), 0);
+        index_t previous = 0;
+        for (int q = 0; q < p; ++q) {
+            const index_t cut = q + 1 < p ? detail::cut_of(splitters[std::size_t(q)], me, lower[std::size_t(q)], upper[std::size_t(q)])
+                                          : index_t(m);
+            send_counts[std::size_t(q)] = cut - previous;
+            previous = cut;
+        }
+    });
     // B_r <- all-to-all(the runs between the cuts); merge(its p sorted runs)
-    const auto recv_counts = detail::exchange_counts(comm, send_counts, "dist::radix_sort (MPI_Alltoall of counts)");
+    const auto recv_counts = detail::exchange_counts(comm, send_counts, failed, "dist::radix_sort (MPI_Alltoall of counts)");
     std::vector<index_t> bounds{0};
     for (index_t c : recv_counts) bounds.push_back(bounds.back() + c);
-    scanvec::vector<K> received(std::size_t(bounds.back()), no_init);
+    scanvec::vector<K> received;
+    failed.run([&] { received = scanvec::vector<K>(std::size_t(bounds.back()), no_init); });
+    detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, sorted, received);
         detail::exchange_columns(comm, send_counts, recv_counts, cols, "dist::radix_sort (exchange of the keys)");
     }
     sorted = scanvec::vector<K>();
-    vector<K> r(::scanvec::detail::merge_sorted_runs(std::move(received), std::move(bounds)), comm);
-    return detail::moved_to(r, a.layout(), "dist::radix_sort (rebalance)");
+    scanvec::vector<K> merged;
+    failed.run([&] { merged = ::scanvec::detail::merge_sorted_runs(std::move(received), std::move(bounds)); });
+    vector<K> r(std::move(merged), comm, failed, "dist::radix_sort (MPI_Allgather of block sizes)");
+    // result <- rebalance(B, A's block sizes), into the block allocated first
+    return detail::moved_into(r, a.layout(), std::move(result), "dist::radix_sort (rebalance)");
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

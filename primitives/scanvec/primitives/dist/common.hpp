@@ -94,6 +94,42 @@ template <class It> struct outside_at {
     }
 };
 
+/// The owner of global position `first` of idx tells everyone its value (MPI_Bcast); every rank throws the same error.
+template <class Idx> [[noreturn]] void throw_bad_index(const char* op, const Idx& idx, index_t bound, std::uint64_t first) {
+    const auto& block = idx.local();
+    const auto& o = idx.offsets();
+    const int owner = int(std::upper_bound(o.begin(), o.end() - 1, index_t(first)) - o.begin()) - 1;
+    long long value = 0;
+    if (idx.comm().rank() == owner) value = static_cast<long long>(block[std::size_t(index_t(first) - idx.offset())]);
+    value = broadcast(idx.comm(), value, owner, (std::string(op) + " (MPI_Bcast of a bad index)").c_str());
+    throw index_error(std::string(op) + ": index idx[" + std::to_string(first) + "] = " + std::to_string(value) +
+                      " is out of range for length " + std::to_string(bound));
+}
+
+/// As expect_all_in_range below, the MPI_Allreduce also carrying the verdict
+/// of this rank's local steps so far (the range pass runs under it too):
+/// every rank throws when one failed. With checks off, one MPI_Allreduce of
+/// the verdict alone.
+template <class Idx> void expect_all_in_range(const char* op, const Idx& idx, index_t bound, local_failure& failed) {
+#if SCANVEC_CHECKS
+    const auto& block = idx.local();
+    std::uint64_t mine = ~std::uint64_t(0);
+    failed.run([&] {
+        if (!block.empty())
+            mine = scanvec::reduce(lazy::map(outside_at<decltype(core::reader(block))>{core::reader(block), bound, idx.offset()},
+                                             lazy::index(block.size())),
+                                   scanvec::min<std::uint64_t>{});
+    });
+    const std::uint64_t first =
+        allreduce_min(idx.comm(), mine, failed, (std::string(op) + " (MPI_Allreduce of the index check)").c_str());
+    if (first == ~std::uint64_t(0)) return;
+    throw_bad_index(op, idx, bound, first);
+#else
+    (void)idx; (void)bound;
+    agree(idx.comm(), failed, (std::string(op) + " (MPI_Allreduce of the verdict)").c_str());
+#endif
+}
+
 /// Agreed by all ranks: the smallest global position of idx (a dist vector)
 /// whose value is outside [0, bound), and that value; ~0 when none.
 /// One pass over the block, one MPI_Allreduce; one MPI_Bcast when one is found.
@@ -107,14 +143,7 @@ template <class Idx> void expect_all_in_range(const char* op, const Idx& idx, in
                                scanvec::min<std::uint64_t>{});
     const std::uint64_t first = allreduce_min(idx.comm(), mine, (std::string(op) + " (MPI_Allreduce of the index check)").c_str());
     if (first == ~std::uint64_t(0)) return;
-    // The owner of that position tells everyone its value; all ranks throw the same error.
-    const auto& o = idx.offsets();
-    const int owner = int(std::upper_bound(o.begin(), o.end() - 1, index_t(first)) - o.begin()) - 1;
-    long long value = 0;
-    if (idx.comm().rank() == owner) value = static_cast<long long>(block[std::size_t(index_t(first) - idx.offset())]);
-    value = broadcast(idx.comm(), value, owner, (std::string(op) + " (MPI_Bcast of a bad index)").c_str());
-    throw index_error(std::string(op) + ": index idx[" + std::to_string(first) + "] = " + std::to_string(value) +
-                      " is out of range for length " + std::to_string(bound));
+    throw_bad_index(op, idx, bound, first);
 #else
     (void)op; (void)idx; (void)bound;
 #endif

@@ -17,6 +17,8 @@
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>
 
+#include <thrust/copy.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -42,28 +44,42 @@ template <class T> struct routed {
     scanvec::vector<index_t> targets;  // their global targets
 };
 
-/// Sends every local a[i] with its global target dest[i] (in range) to the rank
-/// owning dest[i] on layout `to`. One MPI_Alltoall of counts, one exchange.
-template <class T, class Dest>
-routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Dest& dest, const layout& to, const char* op) {
+/// Sends every local a[i] with its global target dest[i] to the rank owning
+/// dest[i] on layout `to`. One MPI_Alltoall of counts (carrying the verdict
+/// of the local steps before it), then `agree_before_exchange()`: a
+/// collective that carries `failed`'s verdict (a plain one, or an index check
+/// folded with it), so that nothing local is left between it and the
+/// exchange; then one exchange. Out-of-range targets go to the first or last
+/// rank (never out of bounds); callers check them in agree_before_exchange.
+template <class T, class Dest, class Agree>
+routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Dest& dest, const layout& to, const char* op,
+                local_failure& failed, Agree&& agree_before_exchange) {
     const int p = comm.size();
     const std::size_t m = a.size();
     // Each element's owner, found once (a binary search in the offsets); the
-    // counts, and the grouping by rank of values and targets, read it.
-    scanvec::vector<int> owners = materialize(lazy::map(owner_of{to.device_offsets.data(), p}, dest));
+    // counts, and the grouping by rank of values and targets (stable; owners
+    // lie in 0..p-1 by construction), read it.
     std::vector<index_t> send_counts(std::size_t(p), 0);
-    if (m) send_counts = scanvec::histogram(owners, p).to_host();
-    const auto recv_counts = exchange_counts(comm, send_counts, step(op, "MPI_Alltoall of counts").c_str());
-    index_t total = 0;
-    for (index_t c : recv_counts) total += c;
-    routed<T> r{scanvec::vector<T>(std::size_t(total), no_init), scanvec::vector<index_t>(std::size_t(total), no_init)};
-    // Group by destination rank (stable; owners lie in 0..p-1 by construction), then one exchange of values and targets.
-    scanvec::vector<T> values(m, no_init);
-    scanvec::vector<index_t> targets(m, no_init);
-    if (m) {
+    scanvec::vector<T> values;
+    scanvec::vector<index_t> targets;
+    failed.run([&] {
+        if (!m) return;
+        scanvec::vector<int> owners = materialize(lazy::map(owner_of{to.device_offsets().data(), p}, dest));
+        send_counts = scanvec::histogram(owners, p).to_host();
+        values = scanvec::vector<T>(m, no_init);
+        targets = scanvec::vector<index_t>(m, no_init);
         core::multisplit_into(a, owners, index_t(p), values);
         core::multisplit_into(lazy::map(minus_base{0}, dest), owners, index_t(p), targets);
-    }
+    });
+    const auto recv_counts = exchange_counts(comm, send_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
+    index_t total = 0;
+    for (index_t c : recv_counts) total += c;
+    routed<T> r;
+    failed.run([&] {
+        r.values = scanvec::vector<T>(std::size_t(total), no_init);
+        r.targets = scanvec::vector<index_t>(std::size_t(total), no_init);
+    });
+    agree_before_exchange();
     std::vector<column> cols;
     add_columns(cols, values, r.values);
     add_columns(cols, targets, r.targets);
@@ -71,17 +87,26 @@ routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Des
     return r;
 }
 
+/// route with one MPI_Allreduce of the verdict before the exchange.
+template <class T, class Dest>
+routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Dest& dest, const layout& to, const char* op,
+                local_failure& failed) {
+    return route(comm, a, dest, to, op, failed,
+                 [&] { agree(comm, failed, step(op, "MPI_Allreduce of the verdict").c_str()); });
+}
+
 /// r[dest[i]] = a[i] on a's blocks, for global targets dest (a sequence on
-/// this rank's block) that form a permutation: route, then one local scatter.
+/// this rank's block) that form a permutation: route, then one local scatter
+/// into a block allocated before the exchange (nothing local can fail after it).
 template <class T, class Dest> vector<T> place(const vector<T>& a, const Dest& dest, const char* op) {
-    auto got = route(a.comm(), a.local(), dest, *a.layout(), op);
+    local_failure failed;
     const std::size_t m = a.local().size();
+    scanvec::vector<T> r;
+    failed.run([&] { r = scanvec::vector<T>(m, no_init); });
+    auto got = route(a.comm(), a.local(), dest, *a.layout(), op, failed);
+    // a write keeps to this rank's memory even with bad targets (undefined behaviour)
     auto local_targets = lazy::map(minus_base{a.offset()}, got.targets);
-    if (got.values.size() == m)
-        return on_layout(scanvec::permute(got.values, local_targets, unchecked), a.layout(), a.comm());
-    // only with bad targets (undefined behaviour): keep to this rank's memory
-    return on_layout(scanvec::write(scanvec::vector<T>(m, no_init), local_targets, got.values, unchecked), a.layout(),
-                     a.comm());
+    return on_layout(scanvec::write(std::move(r), local_targets, got.values, unchecked), a.layout(), a.comm());
 }
 
 /// The number of positions [a0, a1) and [b0, b1) share.
@@ -89,10 +114,12 @@ inline index_t overlap(index_t a0, index_t a1, index_t b0, index_t b1) {
     return std::max<index_t>(0, std::min(a1, b1) - std::max(a0, b0));
 }
 
-/// a's elements on layout `to` (the same global size). Blocks are contiguous
-/// on both sides, so counts come from the two layouts and the elements arrive
-/// in order: one exchange, no pass over the data.
-template <class T> vector<T> moved_to(const vector<T>& a, const layout_ptr& to, const char* op) {
+/// a's elements moved into `block`, allocated on layout `to` (the same
+/// global size). Blocks are contiguous on both sides, so counts come from
+/// the two layouts and the elements arrive in order: one exchange, no pass
+/// over the data, nothing local that can fail.
+template <class T>
+vector<T> moved_into(const vector<T>& a, const layout_ptr& to, scanvec::vector<T> block, const char* op) {
     const auto& from = *a.layout();
     const int p = a.ranks(), me = a.comm().rank();
     std::vector<index_t> send_counts(static_cast<std::size_t>(p)), recv_counts(static_cast<std::size_t>(p));
@@ -100,11 +127,21 @@ template <class T> vector<T> moved_to(const vector<T>& a, const layout_ptr& to, 
         send_counts[std::size_t(r)] = overlap(from.offsets[me], from.offsets[me + 1], to->offsets[r], to->offsets[r + 1]);
         recv_counts[std::size_t(r)] = overlap(from.offsets[r], from.offsets[r + 1], to->offsets[me], to->offsets[me + 1]);
     }
-    scanvec::vector<T> block(std::size_t(to->offsets[me + 1] - to->offsets[me]), no_init);
     std::vector<column> cols;
     add_columns(cols, a.local(), block);
     exchange_columns(a.comm(), send_counts, recv_counts, cols, step(op, "exchange of the elements").c_str());
     return on_layout(std::move(block), to, a.comm());
+}
+
+/// a's elements on layout `to` (the same global size): the block allocated,
+/// one MPI_Allreduce of the verdict, then moved_into.
+template <class T> vector<T> moved_to(const vector<T>& a, const layout_ptr& to, const char* op) {
+    const int me = a.comm().rank();
+    local_failure failed;
+    scanvec::vector<T> block;
+    failed.run([&] { block = scanvec::vector<T>(std::size_t(to->offsets[me + 1] - to->offsets[me]), no_init); });
+    agree(a.comm(), failed, step(op, "MPI_Allreduce of the verdict").c_str());
+    return moved_into(a, to, std::move(block), op);
 }
 
 /// x itself when it is on layout `to`, else a copy moved there (kept in `keep`).
@@ -126,14 +163,15 @@ struct repeated_at {
 /// global target hit more than once, agreed, thrown on every rank.
 template <class Targets>
 [[noreturn]] void throw_repeat(const communicator& comm, const Targets& local_targets, std::size_t m, index_t base) {
+    local_failure failed;
     std::uint64_t mine = ~std::uint64_t(0);
-    if (local_targets.size()) {
+    failed.run([&] {
+        if (!local_targets.size()) return;
         auto hits = scanvec::combining_write(scanvec::vector<int>(m, 0), local_targets,
                                              lazy::distribute(1, local_targets.size()), scanvec::plus<int>{}, unchecked);
-        mine = scanvec::reduce(lazy::map(repeated_at{base}, lazy::index(m), hits),
-                               scanvec::min<std::uint64_t>{});
-    }
-    const std::uint64_t first = allreduce_min(comm, mine, "dist::permute (MPI_Allreduce of the repeat check)");
+        mine = scanvec::reduce(lazy::map(repeated_at{base}, lazy::index(m), hits), scanvec::min<std::uint64_t>{});
+    });
+    const std::uint64_t first = allreduce_min(comm, mine, failed, "dist::permute (MPI_Allreduce of the repeat check)");
     if (first == ~std::uint64_t(0)) throw index_error("dist::permute: idx is not a permutation");
     throw index_error("dist::permute: index " + std::to_string(first) + " repeats in idx; idx must be a permutation");
 }
@@ -190,21 +228,24 @@ template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I
                                  a.layout(), comm);
     std::optional<vector<I>> keep;
     const auto& ix = detail::align(idx, a.layout(), keep, "dist::permute");
-    detail::expect_all_in_range("dist::permute", ix, index_t(a.size()));
-    auto got = detail::route(comm, a.local(), ix.local(), *a.layout(), "dist::permute");
+    // The index check's MPI_Allreduce, just before the exchange, carries the verdict of the routing's local steps
+    detail::local_failure failed;
+    auto got = detail::route(comm, a.local(), ix.local(), *a.layout(), "dist::permute", failed,
+                             [&] { detail::expect_all_in_range("dist::permute", ix, index_t(a.size()), failed); });
     const std::size_t m = a.local().size();
     auto local_targets = lazy::map(detail::minus_base{a.offset()}, got.targets);
-    // Each rank checks that its targets are a permutation of its block; all agree.
+    // Each rank checks that its targets are a permutation of its block; all agree (with the verdict).
     bool ok = got.values.size() == m;
     scanvec::vector<T> r;
-    if (ok) {
+    failed.run([&] {
+        if (!ok) return;
         try {
             r = scanvec::permute(got.values, local_targets);
         } catch (const index_error&) {
             ok = false;
         }
-    }
-    if (!detail::all_ok(comm, ok, "dist::permute (MPI_Allreduce of the permutation check)"))
+    });
+    if (!detail::all_ok(comm, ok, failed, "dist::permute (MPI_Allreduce of the permutation check)"))
         detail::throw_repeat(comm, local_targets, m, a.offset());
     return detail::on_layout(std::move(r), a.layout(), comm);
 #else
@@ -225,39 +266,56 @@ template <class T, class I> vector<T> back_permute(const vector<T>& a, const vec
     if (comm.size() == 1)
         return detail::on_layout(detail::named_dist([&] { return scanvec::back_permute(a.local(), idx.local()); }),
                                  idx.layout(), comm);
-    detail::expect_all_in_range("dist::back_permute", idx, index_t(a.size()));
     const int p = comm.size();
     const auto& want = idx.local();
     const std::size_t m = want.size();
-    // Requests: the wanted global positions, grouped by the rank that owns them.
-    scanvec::vector<int> owners = materialize(lazy::map(detail::owner_of{a.layout()->device_offsets.data(), p}, want));
+    // Requests: the wanted global positions, grouped by the rank that owns
+    // them, and my positions grouped likewise (owners lie in 0..p-1 by construction)
+    detail::local_failure failed;
     std::vector<index_t> ask_counts(std::size_t(p), 0);
-    if (m) ask_counts = scanvec::histogram(owners, p).to_host();
-    const auto asked_counts = detail::exchange_counts(comm, ask_counts, "dist::back_permute (MPI_Alltoall of counts)");
-    index_t asked_total = 0;
-    for (index_t c : asked_counts) asked_total += c;
-    // My positions, grouped as the requests, and the requests (owners lie in 0..p-1 by construction)
-    scanvec::vector<index_t> order(m, no_init), requests(m, no_init);
-    if (m) {
+    scanvec::vector<index_t> order, requests;
+    failed.run([&] {
+        if (!m) return;
+        scanvec::vector<int> owners = materialize(lazy::map(detail::owner_of{a.layout()->device_offsets().data(), p}, want));
+        ask_counts = scanvec::histogram(owners, p).to_host();
+        order = scanvec::vector<index_t>(m, no_init);
+        requests = scanvec::vector<index_t>(m, no_init);
         ::scanvec::detail::multisplit_into(lazy::index(m), owners, index_t(p), order);
         ::scanvec::detail::multisplit_into(lazy::map(detail::minus_base{0}, want), owners, index_t(p), requests);
-    }
-    scanvec::vector<index_t> asked(std::size_t(asked_total), no_init);
+    });
+    const auto asked_counts =
+        detail::exchange_counts(comm, ask_counts, failed, "dist::back_permute (MPI_Alltoall of counts)");
+    index_t asked_total = 0;
+    for (index_t c : asked_counts) asked_total += c;
+    // Everything this rank will write, allocated before the index check (which carries the verdict)
+    scanvec::vector<index_t> asked;
+    scanvec::vector<T> answers, replies, r;
+    failed.run([&] {
+        asked = scanvec::vector<index_t>(std::size_t(asked_total), no_init);
+        answers = scanvec::vector<T>(std::size_t(asked_total), no_init);
+        replies = scanvec::vector<T>(m, no_init);
+        r = scanvec::vector<T>(m, no_init);
+    });
+    detail::expect_all_in_range("dist::back_permute", idx, index_t(a.size()), failed);
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, requests, asked);
         detail::exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (exchange of the requests)");
     }
     // Answers: read locally, sent back the way the requests came.
-    auto answers = materialize(lazy::back_permute(a.local(), lazy::map(detail::minus_base{a.offset()}, asked)));
-    scanvec::vector<T> replies(m, no_init);
+    if (asked_total) {
+        auto read = lazy::back_permute(a.local(), lazy::map(detail::minus_base{a.offset()}, asked));
+        thrust::copy_n(detail::core::policy(current_stream()), detail::core::reader(read), std::size_t(asked_total),
+                       detail::core::writer(answers));
+        backend::check_launch("dist::back_permute");
+    }
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, answers, replies);
         detail::exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (exchange of the answers)");
     }
     // Each reply to its position: r[order[k]] = replies[k].
-    return detail::on_layout(scanvec::permute(replies, order, unchecked), idx.layout(), comm);
+    return detail::on_layout(scanvec::write(std::move(r), order, replies, unchecked), idx.layout(), comm);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

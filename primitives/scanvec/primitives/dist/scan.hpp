@@ -10,7 +10,10 @@
 // totals are gathered on every rank (MPI_Allgather of their bytes, p values)
 // and folded in rank order, so operands never change places. Each call is
 // collective and waits for the device (a block total comes to the host).
-// What each rank sends: one value (O(p) words received).
+// What each rank sends: one value (O(p) words received). A local failure on
+// one rank (out of memory) throws on every rank: the gathered totals carry
+// the verdict of the reduce, and the scans end with one MPI_Allreduce of the
+// verdict of their local scan.
 #pragma once
 
 #include <scanvec/primitives/dist/elementwise.hpp>
@@ -41,7 +44,8 @@ template <class It, class T, class Op, bool Backward> struct with_carry {
 
 /// This rank's part of a distributed scan of the block `block` (a local
 /// sequence on layout `l`): one reduce of the block (only on the ranks whose
-/// total someone needs), one MPI_Allgather of the totals, one scan.
+/// total someone needs), one MPI_Allgather of the totals (carrying the
+/// reduce's verdict), one scan, and one MPI_Allreduce of the scan's verdict.
 template <bool Inclusive, bool Backward, class Seq, class Op>
 scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout& l, const Seq& block, Op op, const char* name) {
     using T = value_t<Seq>;
@@ -56,9 +60,12 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
     const T id = core::identity_of<T>(op);
     const std::size_t m = block.size();
     const bool feeds = Backward ? l.offsets[me] > 0 : l.offsets[me + 1] < l.size();  // someone reads my total
+    local_failure failed;
     T total = id;
-    if (feeds && m) total = scanvec::reduce(block, op);
-    const auto totals = allgather(comm, total, step(name, "MPI_Allgather of block totals").c_str());
+    failed.run([&] {
+        if (feeds && m) total = scanvec::reduce(block, op);
+    });
+    const auto totals = allgather(comm, total, failed, step(name, "MPI_Allgather of block totals").c_str());
     // The carry: the other side's totals folded in rank order.
     T carry = id;
     if constexpr (Backward)
@@ -66,15 +73,22 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
     else
         for (int r = 0; r < me; ++r) carry = op(carry, totals[std::size_t(r)]);
     const bool alone = Backward ? l.offsets[me + 1] == l.size() : l.offsets[me] == 0;  // nothing on the carry side
-    if (alone || m == 0) return local(block);
-    if constexpr (!Inclusive)  // the carry as the scan's start: the one-device exclusive scan, at its speed
-        return ::scanvec::detail::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, carry);
-    using F = with_carry<decltype(core::reader(block)), T, Op, Backward>;
-    auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                    F{core::reader(block), carry, op, index_t(m)}),
-                    m);
-    if constexpr (Backward) return scanvec::backward_inclusive_scan(fed, op);
-    else return scanvec::inclusive_scan(fed, op);
+    scanvec::vector<T> r;
+    failed.run([&] {
+        if (alone || m == 0) r = local(block);
+        else if constexpr (!Inclusive)  // the carry as the scan's start: the one-device exclusive scan, at its speed
+            r = ::scanvec::detail::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, carry);
+        else {
+            using F = with_carry<decltype(core::reader(block)), T, Op, Backward>;
+            auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                            F{core::reader(block), carry, op, index_t(m)}),
+                            m);
+            if constexpr (Backward) r = scanvec::backward_inclusive_scan(fed, op);
+            else r = scanvec::inclusive_scan(fed, op);
+        }
+    });
+    agree(comm, failed, step(name, "MPI_Allreduce of the verdict").c_str());
+    return r;
 }
 
 /// The fold of every rank's block total in rank order, on every rank.
@@ -82,8 +96,12 @@ template <class Seq, class Op> value_t<Seq> reduce_block(const communicator& com
     using T = value_t<Seq>;
     if (comm.size() == 1) return scanvec::reduce(block, op);
     const T id = core::identity_of<T>(op);
-    const T mine = block.size() ? scanvec::reduce(block, op) : id;
-    const auto totals = allgather(comm, mine, step(name, "MPI_Allgather of block totals").c_str());
+    local_failure failed;
+    T mine = id;
+    failed.run([&] {
+        if (block.size()) mine = scanvec::reduce(block, op);
+    });
+    const auto totals = allgather(comm, mine, failed, step(name, "MPI_Allgather of block totals").c_str());
     T r = id;
     for (const T& t : totals) r = op(r, t);
     return r;

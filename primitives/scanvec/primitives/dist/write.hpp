@@ -32,9 +32,13 @@ vector<T> routed_write(vector<T> dst, const vector<I>& idx, const vector<V>& val
     expect_same_size(op, idx, vals);
     std::optional<vector<V>> keep;
     const auto& v = align(vals, idx.layout(), keep, op);
-    expect_all_in_range(op, idx, index_t(dst.size()));
-    auto got = route(dst.comm(), v.local(), idx.local(), *dst.layout(), op);
-    auto block = local(std::move(dst.local()), lazy::map(minus_base{dst.offset()}, got.targets), got.values);
+    // The target check's MPI_Allreduce, just before the exchange, carries the verdict of the routing's local steps
+    local_failure failed;
+    auto got = route(dst.comm(), v.local(), idx.local(), *dst.layout(), op, failed,
+                     [&] { expect_all_in_range(op, idx, index_t(dst.size()), failed); });
+    scanvec::vector<T> block;
+    failed.run([&] { block = local(std::move(dst.local()), lazy::map(minus_base{dst.offset()}, got.targets), got.values); });
+    agree(dst.comm(), failed, step(op, "MPI_Allreduce of the verdict").c_str());
     return on_layout(std::move(block), dst.layout(), dst.comm());
 }
 

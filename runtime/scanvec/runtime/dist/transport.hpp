@@ -8,6 +8,16 @@
 // communicator has it (exchange_nccl.hpp), else MPI (exchange_mpi.hpp, which
 // stages device arrays through host memory on CUDA builds: the GPU machine's
 // MPI is not CUDA-aware). Everything here is collective over the communicator.
+//
+// Agreement on local failures: a step that runs on one rank alone (a local
+// primitive, an allocation) may throw there while the other ranks go on to
+// the next collective. A call runs such steps under a local_failure, which
+// keeps the exception instead of throwing it; the next collective carries
+// whether this rank failed (a flag beside a gathered value, a negative count,
+// or a word of an all-reduce), and when any rank did, every rank throws once
+// the collective is done: the failing rank its own exception, the others an
+// sv::error naming the failing rank and its message (one MPI_Bcast, taken
+// only then). The ranks stay in step for the next call.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
@@ -18,8 +28,10 @@
 #  include <scanvec/runtime/dist/exchange_nccl.hpp>
 #endif
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <exception>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -29,12 +41,95 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail {
 
+/// This rank's first failure in the local steps of a distributed call, kept
+/// until the next collective carries it to the other ranks.
+class local_failure {
+public:
+    /// Runs f() unless a step failed already; an exception from it is kept,
+    /// not thrown. True when f() ran to the end.
+    template <class F> bool run(F&& f) noexcept {
+        if (error_) return false;
+        try {
+            f();
+            return true;
+        } catch (const std::exception& e) {
+            keep(std::current_exception(), e.what());
+        } catch (...) {
+            keep(std::current_exception(), "unknown exception");
+        }
+        return false;
+    }
+    bool failed() const noexcept { return bool(error_); }
+    const std::string& what() const noexcept { return what_; }
+    [[noreturn]] void rethrow() const { std::rethrow_exception(error_); }
+
+private:
+    void keep(std::exception_ptr e, const char* what) noexcept {
+        error_ = std::move(e);
+        try {
+            what_ = what;
+        } catch (...) {
+        }
+    }
+    std::exception_ptr error_;
+    std::string what_;
+};
+
+/// Once a collective has told every rank that `failing` (the lowest failing
+/// rank) failed: its message goes to every rank (MPI_Bcast), and every rank
+/// throws (a failing rank its own exception; the others sv::error naming
+/// rank and message).
+[[noreturn]] inline void throw_agreed(const communicator& comm, const local_failure& mine, int failing, const char* op) {
+    constexpr int len = 512;
+    char text[len] = {};
+    if (comm.rank() == failing) std::strncpy(text, mine.what().c_str(), len - 1);
+    const int rc = MPI_Bcast(text, len, MPI_CHAR, failing, comm.mpi());
+    if (mine.failed()) mine.rethrow();
+    mpi_check(rc, op);
+    text[len - 1] = 0;
+    throw error(std::string(op) + ": rank " + std::to_string(failing) + " failed: " + text);
+}
+
+/// The agreed verdict: throws on every rank when any rank failed (failing:
+/// the lowest failing rank, or comm.size() when none did).
+inline void expect_no_failure(const communicator& comm, const local_failure& mine, int failing, const char* op) {
+    if (failing < comm.size()) throw_agreed(comm, mine, failing, op);
+}
+
+/// One MPI_Allreduce of the verdict alone: for a local step with no collective after it to carry its verdict.
+inline void agree(const communicator& comm, const local_failure& mine, const char* op) {
+    int v = mine.failed() ? comm.rank() : comm.size(), lowest = 0;
+    mpi_check(MPI_Allreduce(&v, &lowest, 1, MPI_INT, MPI_MIN, comm.mpi()), op);
+    expect_no_failure(comm, mine, lowest, op);
+}
+
 /// Every rank's v, in rank order (MPI_Allgather of its bytes). T trivially copyable.
 template <class T> std::vector<T> allgather(const communicator& comm, const T& v, const char* op) {
     static_assert(std::is_trivially_copyable_v<T>, "dist: values sent between ranks must be trivially copyable");
     std::vector<T> all(std::size_t(comm.size()));
     mpi_check(MPI_Allgather(&v, int(sizeof(T)), MPI_BYTE, all.data(), int(sizeof(T)), MPI_BYTE, comm.mpi()), op);
     return all;
+}
+
+/// A gathered value and whether its rank failed.
+template <class T> struct with_verdict {
+    T value;
+    int failed;
+};
+
+/// allgather carrying the verdict of the local steps before it: on a rank
+/// that failed, v is not read. Throws on every rank when one failed.
+template <class T>
+std::vector<T> allgather(const communicator& comm, const T& v, const local_failure& mine, const char* op) {
+    const auto all = allgather(comm, with_verdict<T>{mine.failed() ? T{} : v, mine.failed() ? 1 : 0}, op);
+    std::vector<T> r(all.size());
+    int failing = comm.size();
+    for (std::size_t k = all.size(); k-- > 0;) {
+        if (all[k].failed) failing = int(k);
+        r[k] = all[k].value;
+    }
+    expect_no_failure(comm, mine, failing, op);
+    return r;
 }
 
 /// The smallest of every rank's v (MPI_Allreduce).
@@ -51,11 +146,29 @@ inline index_t allreduce_sum(const communicator& comm, index_t v, const char* op
     return r;
 }
 
+/// allreduce_min carrying the verdict of the local steps before it (one
+/// MPI_Allreduce of two words). Throws on every rank when one failed.
+inline std::uint64_t allreduce_min(const communicator& comm, std::uint64_t v, const local_failure& mine, const char* op) {
+    std::uint64_t in[2] = {v, mine.failed() ? std::uint64_t(comm.rank()) : ~std::uint64_t(0)}, out[2] = {0, 0};
+    mpi_check(MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, comm.mpi()), op);
+    expect_no_failure(comm, mine, out[1] == ~std::uint64_t(0) ? comm.size() : int(out[1]), op);
+    return out[0];
+}
+
 /// True on every rank when ok is true on every rank.
 inline bool all_ok(const communicator& comm, bool ok, const char* op) {
     int mine = ok ? 1 : 0, all = 0;
     mpi_check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm.mpi()), op);
     return all == 1;
+}
+
+/// all_ok carrying the verdict of the local steps before it (one MPI_Allreduce
+/// of two words). Throws on every rank when one failed.
+inline bool all_ok(const communicator& comm, bool ok, const local_failure& mine, const char* op) {
+    int in[2] = {ok ? 1 : 0, mine.failed() ? comm.rank() : comm.size()}, out[2] = {0, 0};
+    mpi_check(MPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, comm.mpi()), op);
+    expect_no_failure(comm, mine, out[1], op);
+    return out[0] == 1;
 }
 
 /// root's value of v on every rank.
@@ -70,6 +183,19 @@ inline std::vector<index_t> exchange_counts(const communicator& comm, const std:
     std::vector<std::int64_t> s(send.begin(), send.end()), r(send.size());
     mpi_check(MPI_Alltoall(s.data(), 1, MPI_INT64_T, r.data(), 1, MPI_INT64_T, comm.mpi()), op);
     return std::vector<index_t>(r.begin(), r.end());
+}
+
+/// exchange_counts carrying the verdict of the local steps before it: a rank
+/// that failed sends -1 to every rank (counts are never negative), so every
+/// rank learns of every failure with no extra word. Throws on every rank when one failed.
+inline std::vector<index_t> exchange_counts(const communicator& comm, const std::vector<index_t>& send,
+                                            const local_failure& mine, const char* op) {
+    const auto recv = exchange_counts(comm, mine.failed() ? std::vector<index_t>(std::size_t(comm.size()), -1) : send, op);
+    int failing = comm.size();
+    for (std::size_t k = recv.size(); k-- > 0;)
+        if (recv[k] < 0) failing = int(k);
+    expect_no_failure(comm, mine, failing, op);
+    return recv;
 }
 
 /// Every rank's values (the same number from each), in rank order: rank r's at [r * v.size(), ...).

@@ -12,6 +12,7 @@
 #include <scanvec/runtime/vector.hpp>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,10 +25,20 @@ namespace detail {
 /// owner look-ups inside a pass).
 struct layout {
     std::vector<index_t> offsets;
-    scanvec::vector<index_t> device_offsets;
-    explicit layout(std::vector<index_t> o) : offsets(std::move(o)), device_offsets(offsets) {}
+    explicit layout(std::vector<index_t> o) : offsets(std::move(o)) {}
+    /// The offsets in the backend's memory, copied there on first use: a
+    /// local step of the call that needs them (it may run out of memory
+    /// there, under that call's agreement), not of every layout's making.
+    const scanvec::vector<index_t>& device_offsets() const {
+        std::call_once(copied_, [this] { device_ = scanvec::vector<index_t>(offsets); });
+        return device_;
+    }
     index_t size() const { return offsets.back(); }
     int ranks() const { return int(offsets.size()) - 1; }
+
+private:
+    mutable std::once_flag copied_;
+    mutable scanvec::vector<index_t> device_;
 };
 using layout_ptr = std::shared_ptr<const layout>;
 
@@ -90,6 +101,15 @@ public:
         layout_ = detail::make_layout(detail::offsets_of(sizes));
     }
 
+    /// As vector(block, comm), the block's steps having run under `failure`:
+    /// the MPI_Allgather of the block sizes also carries whether they failed
+    /// (on a rank that failed, block is not read), and every rank throws when
+    /// one did (transport.hpp).
+    vector(block_type block, const communicator& comm, const detail::local_failure& failure, const char* op)
+        : comm_(comm), block_(std::move(block)) {
+        const auto sizes = detail::allgather(comm_, index_t(block_.size()), failure, op);
+        layout_ = detail::make_layout(detail::offsets_of(sizes));
+    }
     /// A block on a layout every rank knows already (the library's own results). No communication.
     vector(block_type block, detail::layout_ptr layout, const communicator& comm, detail::agreed_t)
         : comm_(comm), layout_(std::move(layout)), block_(std::move(block)) {
