@@ -5,6 +5,9 @@
 //   s.count(), s.total()                    segments, elements
 //   s.heads()                               head flags over the elements (even blocks)
 //   sv::dist::reduce(a, s, op)              one value per segment, the identity for an empty one
+//   sv::dist::scan(a, s, op), inclusive_scan, backward_scan, backward_inclusive_scan
+//                                           within every segment (as sv::scan(a, segments, op));
+//                                           also named segmented_scan(a, s, op), ...
 //
 // As sv::segments on one device, empty segments are allowed, which head flags
 // alone cannot describe: the descriptor keeps the flags of the non-empty
@@ -96,6 +99,65 @@ template <class T, class Op = plus<T>> vector<T> reduce(const vector<T>& a, cons
     auto per_nonempty = dist::segmented_reduce(a, s.heads(), op);
     if (s.empty_count() == 0) return per_nonempty;
     return dist::write(dist::distribute(id, std::size_t(s.count()), s.comm()), s.nonempty(), per_nonempty);
+}
+
+namespace detail {
+
+template <bool Inclusive, bool Backward, class T, class Op>
+vector<T> scan_by_segments(const vector<T>& a, const segments& s, Op op, const char* name) {
+    expect_same_comm(name, a, s.heads());
+    core::expect_same_length(name, a.size(), s.size());
+    return segmented_pass<Inclusive, Backward>(a, s.heads(), op, name);
+}
+
+}  // namespace detail
+
+/// Exclusive scan within every segment of s (the identity at each segment's
+/// start), as sv::scan(a, segments, op) on one device; a.size() == s.total()
+/// (else sv::length_error); r on a's blocks. Any associative operator.
+/// Costs as dist::segmented_scan by the head flags. Collective; waits for the device.
+template <class T, class Op = plus<T>> vector<T> scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<false, false>(a, s, op, "dist::scan (segments)");
+}
+
+/// Inclusive scan within every segment of s. Costs as dist::scan(a, s, op).
+template <class T, class Op = plus<T>> vector<T> inclusive_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<true, false>(a, s, op, "dist::inclusive_scan (segments)");
+}
+
+/// Right-to-left exclusive scan within every segment of s (the identity at
+/// each segment's last position). Costs as dist::scan(a, s, op).
+template <class T, class Op = plus<T>> vector<T> backward_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<false, true>(a, s, op, "dist::backward_scan (segments)");
+}
+
+/// Right-to-left inclusive scan within every segment of s. Costs as dist::scan(a, s, op).
+template <class T, class Op = plus<T>>
+vector<T> backward_inclusive_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<true, true>(a, s, op, "dist::backward_inclusive_scan (segments)");
+}
+
+/// dist::scan(a, s, op) under the flags' name: exclusive within every segment of s.
+template <class T, class Op = plus<T>> vector<T> segmented_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<false, false>(a, s, op, "dist::segmented_scan (segments)");
+}
+
+/// dist::inclusive_scan(a, s, op) under the flags' name.
+template <class T, class Op = plus<T>>
+vector<T> segmented_inclusive_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<true, false>(a, s, op, "dist::segmented_inclusive_scan (segments)");
+}
+
+/// dist::backward_scan(a, s, op) under the flags' name.
+template <class T, class Op = plus<T>>
+vector<T> segmented_backward_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<false, true>(a, s, op, "dist::segmented_backward_scan (segments)");
+}
+
+/// dist::backward_inclusive_scan(a, s, op) under the flags' name.
+template <class T, class Op = plus<T>>
+vector<T> segmented_backward_inclusive_scan(const vector<T>& a, const segments& s, Op op = {}) {
+    return detail::scan_by_segments<true, true>(a, s, op, "dist::segmented_backward_inclusive_scan (segments)");
 }
 
 }  SCANVEC_NAMESPACE_END  // dist
