@@ -5,7 +5,8 @@
 // single-pass decoupled look-back scans and its reduction directly, with
 // temporary storage from the runtime's cache (no allocation, no
 // synchronisation except to return a reduction to the host). On the host
-// backend they are Thrust's OpenMP algorithms.
+// backend the reduction is Thrust's OpenMP reduce and the scans are ours
+// (scan_omp.hpp: Thrust's OpenMP system scans on one thread).
 //
 // Item counts are 32-bit below 2^31 elements and 64-bit above (CUB is faster
 // with 32-bit offsets), and CUB picks its tuned policies only for operators it
@@ -24,8 +25,9 @@
 #  include <cub/device/device_scan.cuh>
 #  include <cuda/std/functional>
 #else
-#  include <thrust/reduce.h>
+#  include <scanvec/primitives/detail/scan_omp.hpp>
 #  include <thrust/scan.h>
+#  include <thrust/reduce.h>
 #endif
 #include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -95,7 +97,8 @@ void inclusive_scan_n(In in, std::size_t n, Out out, Op op, stream_t s) {
         return with_count(n, [&](auto count) { return cub::DeviceScan::InclusiveScan(t, b, in, out, cub_op(op), count, s); });
     });
 #else
-    thrust::inclusive_scan(policy(s), in, in + n, out, op);
+    (void)s;
+    omp_scan<false>(in, index_t(n), out, op, 0);
 #endif
 }
 
@@ -107,7 +110,8 @@ void exclusive_scan_n(In in, std::size_t n, Out out, Op op, T init, stream_t s) 
         return with_count(n, [&](auto count) { return cub::DeviceScan::ExclusiveScan(t, b, in, out, cub_op(op), init, count, s); });
     });
 #else
-    thrust::exclusive_scan(policy(s), in, in + n, out, init, op);
+    (void)s;
+    omp_scan<true>(in, index_t(n), out, op, init);
 #endif
 }
 
@@ -133,9 +137,8 @@ void scan_by_segment_n(In in, std::size_t n, Same same, Out out, Op op, T init, 
         });
     });
 #else
-    thrust::counting_iterator<index_t> keys(0);
-    if constexpr (Inclusive) thrust::inclusive_scan_by_key(policy(s), keys, keys + n, in, out, same, op);
-    else thrust::exclusive_scan_by_key(policy(s), keys, keys + n, in, out, init, same, op);
+    (void)s;
+    omp_scan_by_segment<!Inclusive>(in, index_t(n), same, out, op, init);
 #endif
 }
 
