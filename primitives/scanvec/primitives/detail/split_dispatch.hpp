@@ -5,6 +5,8 @@
 //   CUDA, up to split_policy::max_tile_elements   the tile kernel (split_tiles.hpp)
 //   otherwise                                      the generic path: the destination
 //       is a lazy scan of the false flags consumed by the scatter (lazy_scan.hpp)
+//   host                                           a count and a placement per block
+//       (split_omp.hpp)
 // Both read the count of falses on the device: the host never waits.
 #pragma once
 
@@ -15,6 +17,8 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <scanvec/primitives/detail/split_tiles.hpp>
+#else
+#  include <scanvec/primitives/detail/split_omp.hpp>
 #endif
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
@@ -43,8 +47,12 @@ void split_scatter(const A& a, const Flags& flags, const index_t* falses, vector
 }
 
 /// The flat split: two steps of the model, a reduce (the falses, kept on the
-/// device) and the scan fused with the permute (traced as "permute").
+/// device) and the scan fused with the permute (traced as "permute"). On the
+/// host the same two steps by blocks (split_omp.hpp).
 template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const Flags& flags) {
+#if !defined(SCANVEC_BACKEND_CUDA)
+    return split_by_blocks(a, flags);
+#else
     // F <- the number of falses
     const auto falses = reduce_to_device(lazy::map(flag_not_to_count{}, flags));
     // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))
@@ -53,6 +61,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
         split_scatter(a, flags, falses.ptr(), r);
         return r;
     }, a);
+#endif
 }
 
 }  SCANVEC_NAMESPACE_END  // detail

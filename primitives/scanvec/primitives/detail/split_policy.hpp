@@ -18,6 +18,11 @@ struct split_policy {
     /// to this many elements; longer vectors take the generic path (a 64-bit
     /// lazy scan fused with the scatter).
     static constexpr std::size_t max_tile_elements = std::size_t(std::numeric_limits<std::int32_t>::max());
+    /// The host's blocks (split_omp.hpp): 2^16 elements, so that a block's
+    /// pass over its flags and elements outweighs its count's bookkeeping,
+    /// while 2^24 elements still make 256 blocks, enough to share among the
+    /// threads evenly.
+    static constexpr index_t host_block = index_t(1) << 16;
 };
 
 /// The tile kernel's shape for elements of type T: 256 threads, each holding
