@@ -462,15 +462,16 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
         }
     }
     // the limits: what a block sorts on CUDA tiles (a tile's short segments;
-    // for 32-bit integers one whole segment), a thread's insertion sort elsewhere
+    // for 32-bit integers one whole segment), a thread's insertion sort in the
+    // generic form; on the host a thread's std::sort of up to 2^14 keys, no tiles
     const bool cuda = std::string(sv::backend_name()) == "cuda";
     sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
-    CHECK(segs.short_tile() == (cuda ? 2048u : 16u));
-    CHECK(segs.short_limit() == (cuda ? 16384u : 16u));
+    CHECK(segs.short_tile() == (cuda ? 2048u : 1u));
+    CHECK(segs.short_limit() == (cuda ? 16384u : 16384u));
     sv::pivoted_segments<float> floats{sv::vector<float>(std::size_t(100))};
-    CHECK(floats.short_limit() == (cuda ? 2048u : 16u));
-    CHECK(floats.short_tile() == floats.short_limit());
-    CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == 16u);
+    CHECK(floats.short_limit() == (cuda ? 2048u : 16384u));
+    CHECK(floats.short_tile() == (cuda ? floats.short_limit() : 1u));
+    CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == (cuda ? 16u : 16384u));
 }
 
 template <class T> void check_quicksort(std::size_t n, order o, std::uint64_t seed) {

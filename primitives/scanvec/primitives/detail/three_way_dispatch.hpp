@@ -2,8 +2,9 @@
 //
 // three_way_impl<T, Pos> is the form every call of three_way_split.hpp runs:
 // the CUDA tile passes (three_way_tiles.hpp) for arithmetic keys with 32-bit
-// positions, the generic form (three_way_generic.hpp) for everything else and
-// on the host. Both offer the same static members: begin, short_limit,
+// positions and the generic form (three_way_generic.hpp) for everything else
+// on CUDA; on the host the host form (three_way_omp.hpp), passes over blocks of
+// positions on every thread. All three offer the same static members: begin, short_limit,
 // short_tile, choose_pivots, count, sort_short, split. The tile form hands a
 // state of 2^31 elements or more to the generic one itself.
 #pragma once
@@ -28,8 +29,10 @@ using three_way_impl = std::conditional_t<three_way_by_tiles<T, Pos>, three_way_
 
 #else
 
+#include <scanvec/primitives/detail/three_way_omp.hpp>
+
 SCANVEC_NAMESPACE_BEGIN namespace detail {
-template <class T, class Pos> using three_way_impl = three_way_generic<T, Pos>;
+template <class T, class Pos> using three_way_impl = three_way_host<T, Pos>;
 }  SCANVEC_NAMESPACE_END  // detail
 
 #endif

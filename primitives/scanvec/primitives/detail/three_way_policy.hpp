@@ -2,7 +2,8 @@
 //
 // Every size the family's passes are tuned by, each with its reason; the
 // measurements behind them are in docs/design/quicksort.md. Plain constants:
-// the host backend reads short_sort_limit, the CUDA tile passes the rest.
+// the generic form reads short_sort_limit, the host form three_way_host_*,
+// the CUDA tile passes the rest.
 #pragma once
 
 #include <scanvec/runtime/config.hpp>
@@ -15,6 +16,18 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 /// The generic form's longest short segment: one thread's insertion sort, in registers.
 constexpr std::size_t short_sort_limit = 16;
+
+/// The host form (detail/three_way_omp.hpp): its passes take blocks of this
+/// many positions, each on one thread: enough that a block's pass outweighs
+/// its bookkeeping (one count word per block), few enough (256 at 2^24 keys)
+/// that the threads share them evenly.
+constexpr std::ptrdiff_t three_way_host_block = std::ptrdiff_t(1) << 16;
+/// The host form's longest short segment: one thread sorts it with the
+/// standard library. 2^14 keys (64 KB of 32-bit keys, with std::stable_sort's
+/// buffer well inside a core's L2) are sorted faster than the rounds that
+/// would split them further, each of which passes over every key; shorter
+/// segments leave more rounds, longer ones fewer segments to share among threads.
+constexpr std::size_t three_way_host_short_limit = std::size_t(1) << 14;
 
 /// The count and split passes (detail/three_way_tiles.hpp): a tile of threads x items keys.
 template <class T> struct three_way_tile_shape {
