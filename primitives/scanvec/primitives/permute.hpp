@@ -12,6 +12,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
+#include <scanvec/primitives/detail/permute_omp.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/runtime/interop.hpp>
@@ -296,6 +297,15 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
     const std::size_t n = a.size();
     if (n == 0) return;
 #if SCANVEC_CHECKS
+    if constexpr (permute_checks_by_threads) {  // the host: a bitmap per thread (detail/permute_omp.hpp)
+        if (thread_marks_fit(n)) {
+            const scatter_verdict v = scatter_with_thread_marks(a, idx, r);
+            if (v.out_of_range != ~0ull) throw_out_of_range("permute", idx, v.out_of_range, n);
+            if (v.permutation) return;
+            check_indices("permute", idx, n, true);  // names the first repeat
+            throw index_error("permute: idx is not a permutation");
+        }
+    }
     if (n > fused_permute_check_max) {  // check (one read of idx), then move
         expect_permutation("permute", idx, n);
         scatter_into(a, idx, r);
