@@ -21,7 +21,12 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
+
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
@@ -91,8 +96,52 @@ template <class In, class DIt, class Out> struct scatter_tile {
         const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
         std::vector<index_t> place(static_cast<std::size_t>(m));
         for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = starts[b * tiles + t];
+#if defined(__SSE2__)
+        if constexpr (std::is_pointer_v<Out> && std::is_arithmetic_v<std::remove_pointer_t<Out>>) {
+            if (m <= counting_sort_policy::max_buffered_classes) {
+                by_lines(lo, hi, place);
+                return;
+            }
+        }
+#endif
         for (index_t i = lo; i < hi; ++i) out[place[std::size_t(d[i])]++] = a[i];
     }
+#if defined(__SSE2__)
+    /// The same through one cache line per class: an element goes to its
+    /// class's line at the slot of its place in memory, and a line written
+    /// whole is stored with non-temporal stores (no read of the line first,
+    /// which a scatter's ordinary stores cost); a class's first and last
+    /// lines, shared with the places of other tiles or classes, are stored
+    /// element by element.
+    void by_lines(index_t lo, index_t hi, std::vector<index_t>& place) const {
+        using V = std::remove_pointer_t<Out>;
+        constexpr index_t lane = index_t(64 / sizeof(V));
+        alignas(64) V line[counting_sort_policy::max_buffered_classes][lane];
+        index_t from[counting_sort_policy::max_buffered_classes];  // the first place held in the class's line
+        const auto slot = [&](index_t p) { return index_t((reinterpret_cast<std::uintptr_t>(out + p) / sizeof(V)) % lane); };
+        for (index_t b = 0; b < m; ++b) from[b] = place[std::size_t(b)];
+        for (index_t i = lo; i < hi; ++i) {
+            const std::size_t b = std::size_t(d[i]);
+            const index_t p = place[b]++;
+            const index_t k = slot(p);
+            line[b][k] = V(a[i]);
+            if (k == lane - 1) {  // the line is full, or holds the class's first places
+                V* to = out + (p - k);
+                if (p - k >= from[b]) {
+                    const __m128i* src = reinterpret_cast<const __m128i*>(line[b]);
+                    __m128i* dst = reinterpret_cast<__m128i*>(to);
+                    for (int q = 0; q < 4; ++q) _mm_stream_si128(dst + q, _mm_load_si128(src + q));
+                } else {
+                    for (index_t j = from[b] - (p - k); j < lane; ++j) to[j] = line[b][j];
+                }
+                from[b] = p + 1;
+            }
+        }
+        for (index_t b = 0; b < m; ++b)  // what is left in each line
+            for (index_t p = from[b]; p < place[std::size_t(b)]; ++p) out[p] = line[b][slot(p)];
+        _mm_sfence();
+    }
+#endif
 };
 
 /// One row of the table summed: the count of class b over all tiles.

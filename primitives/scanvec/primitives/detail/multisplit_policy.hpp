@@ -39,6 +39,12 @@ struct counting_sort_policy {
     /// ...and at least this many times m, so the table holds at most n/4 counts.
     static constexpr index_t min_tile_per_class = 4;
 
+    /// Up to this many classes a tile's scatter (multisplit_omp.hpp, x86)
+    /// gathers each class's elements in a cache line of its own and stores
+    /// whole lines with non-temporal stores: m lines of 64 bytes (16 KB for
+    /// radix digits of 8 bits) stay in the core's L1 cache.
+    static constexpr index_t max_buffered_classes = 256;
+
     /// The number of tiles for n elements in m classes.
     static index_t tiles(index_t n, index_t m) {
         const index_t per_tile = std::max<index_t>(min_tile, min_tile_per_class * m);
