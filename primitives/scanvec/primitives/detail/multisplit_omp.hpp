@@ -118,25 +118,36 @@ template <class In, class DIt, class Out> struct scatter_tile {
         constexpr index_t lane = index_t(64 / sizeof(V));
         alignas(64) V line[counting_sort_policy::max_buffered_classes][lane];
         index_t from[counting_sort_policy::max_buffered_classes];  // the first place held in the class's line
+        index_t next[counting_sort_policy::max_buffered_classes];  // the places, in a local array
         const auto slot = [&](index_t p) { return index_t((reinterpret_cast<std::uintptr_t>(out + p) / sizeof(V)) % lane); };
-        for (index_t b = 0; b < m; ++b) from[b] = place[std::size_t(b)];
-        for (index_t i = lo; i < hi; ++i) {
-            const std::size_t b = std::size_t(d[i]);
-            const index_t p = place[b]++;
-            const index_t k = slot(p);
-            line[b][k] = V(a[i]);
-            if (k == lane - 1) {  // the line is full, or holds the class's first places
-                V* to = out + (p - k);
-                if (p - k >= from[b]) {
-                    const __m128i* src = reinterpret_cast<const __m128i*>(line[b]);
-                    __m128i* dst = reinterpret_cast<__m128i*>(to);
-                    for (int q = 0; q < 4; ++q) _mm_stream_si128(dst + q, _mm_load_si128(src + q));
-                } else {
-                    for (index_t j = from[b] - (p - k); j < lane; ++j) to[j] = line[b][j];
+        for (index_t b = 0; b < m; ++b) from[b] = next[b] = place[std::size_t(b)];
+        // the digits of a run of elements first (a loop without stores to
+        // dependent places, which the compiler vectorises), then their moves
+        static_assert(counting_sort_policy::max_buffered_classes <= 65536, "the digits of a run are 16-bit");
+        constexpr index_t run = counting_sort_policy::digit_run;
+        std::uint16_t digit[run];
+        for (index_t r = lo; r < hi; r += run) {
+            const index_t end = r + run < hi ? r + run : hi;
+            for (index_t i = r; i < end; ++i) digit[i - r] = std::uint16_t(d[i]);
+            for (index_t i = r; i < end; ++i) {
+                const std::size_t b = digit[i - r];
+                const index_t p = next[b]++;
+                const index_t k = slot(p);
+                line[b][k] = V(a[i]);
+                if (k == lane - 1) {  // the line is full, or holds the class's first places
+                    V* to = out + (p - k);
+                    if (p - k >= from[b]) {
+                        const __m128i* src = reinterpret_cast<const __m128i*>(line[b]);
+                        __m128i* dst = reinterpret_cast<__m128i*>(to);
+                        for (int q = 0; q < 4; ++q) _mm_stream_si128(dst + q, _mm_load_si128(src + q));
+                    } else {
+                        for (index_t j = from[b] - (p - k); j < lane; ++j) to[j] = line[b][j];
+                    }
+                    from[b] = p + 1;
                 }
-                from[b] = p + 1;
             }
         }
+        for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = next[b];
         for (index_t b = 0; b < m; ++b)  // what is left in each line
             for (index_t p = from[b]; p < place[std::size_t(b)]; ++p) out[p] = line[b][slot(p)];
         _mm_sfence();

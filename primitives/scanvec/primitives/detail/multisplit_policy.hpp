@@ -44,6 +44,10 @@ struct counting_sort_policy {
     /// whole lines with non-temporal stores: m lines of 64 bytes (16 KB for
     /// radix digits of 8 bits) stay in the core's L1 cache.
     static constexpr index_t max_buffered_classes = 256;
+    /// That scatter takes the digits of 64 elements at a time into a small
+    /// array first, then moves the elements: the digits' loop vectorises, and
+    /// the moves keep the places in a local array (docs/design/multisplit.md).
+    static constexpr index_t digit_run = 64;
 
     /// The number of tiles for n elements in m classes.
     static index_t tiles(index_t n, index_t m) {
