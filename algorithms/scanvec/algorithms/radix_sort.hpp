@@ -8,8 +8,8 @@
 //           A <- multisplit(A, digit(A, lo, k), 2^k)
 //
 // digit(A, lo, k) is bits lo..lo+k-1 of every key in radix order (sign bit
-// flipped for signed keys, as in split_radix_sort; floats in IEEE total
-// order), a lazy view (sv::lazy::radix_digit). Each multisplit is stable, so
+// flipped for signed keys, as in split_radix_sort; floats in the order of
+// <), a lazy view (sv::lazy::radix_digit). Each multisplit is stable, so
 // after the pass on bits lo..lo+k-1 the keys are sorted on their low lo+k bits.
 //
 // Model: ceil(b/k) multisplits for b-bit keys (4 for 32-bit keys and k = 8),
@@ -54,7 +54,7 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
 }  // namespace detail
 
 /// Sorts keys ascending, k bits per pass (one stable multisplit per digit): integers,
-/// or float and double in IEEE total order (-0.0 before +0.0; NaNs at the ends by sign).
+/// or float and double in the order of < (-0.0 and +0.0 are one key; NaNs at the ends by sign).
 /// The same text runs on sv::dist::vector (<scanvec/dist.hpp>); sv::dist::radix_sort
 /// is the distributed sort with one all-to-all.
 template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix_sort(const A& a, int k = 8) {

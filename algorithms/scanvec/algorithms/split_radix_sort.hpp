@@ -55,7 +55,7 @@ template <auto Key> using key_field_t = typename member_traits<Key>::field_type;
 }  // namespace detail
 
 /// Sorts keys ascending by Blelloch's split loop, one bit per pass (integers;
-/// float and double in IEEE total order).
+/// float and double in the order of <, stably).
 /// The same text runs on sv::dist::vector (<scanvec/dist.hpp>).
 template <class A> detail::program_vector_t<A, detail::program_value_t<A>> split_radix_sort(const A& a) {
     using K = detail::program_value_t<A>;

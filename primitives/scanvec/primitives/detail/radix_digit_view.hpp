@@ -1,7 +1,7 @@
 // scanvec/primitives/detail/radix_digit_view.hpp - sv::radix_digit_view, what sv::lazy::radix_digit returns.
 //
 // A lazy view of the k-bit digits at bit lo of integer or floating-point keys,
-// in key order (radix_bits: negative keys come first). It is a view
+// in key order (radix_key_bits: negative keys come first). It is a view
 // like any other (an sv::view of std::uint32_t digits, read by every primitive)
 // that also says what it reads: keys(), lo() and bits(). A primitive that can
 // read the bits from the keys themselves (multisplit on CUDA: CUB's radix sort)
@@ -23,12 +23,14 @@ namespace detail {
 
 /// The unsigned integer whose order is the key order ("radix order"):
 /// unsigned keys as they are; signed ones with the sign bit flipped; floating
-/// point ones (IEEE total order: -NaN, -inf, ..., -0.0, +0.0, ..., +inf, +NaN)
-/// with every bit flipped when the sign is set, else the sign bit flipped.
-/// CUB's radix sort orders keys by the same bits.
-template <class K> SCANVEC_HD auto radix_bits(const K& x) {
+/// point ones in the order of < (-inf, ..., +inf; -0.0 and +0.0 one key,
+/// NaNs at the ends by their sign): every bit flipped when the sign is set,
+/// else the sign bit flipped, -0.0 read as +0.0. CUB's radix sort orders keys
+/// by the same bits.
+template <class K> SCANVEC_HD auto radix_key_bits(K x) {
     if constexpr (std::is_floating_point_v<K>) {
         using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+        if (x == K(0)) x = K(0);  // -0.0 is +0.0
         U u;
         memcpy(&u, &x, sizeof(K));
         constexpr U sign = U(U(1) << (8 * sizeof(K) - 1));
@@ -40,12 +42,12 @@ template <class K> SCANVEC_HD auto radix_bits(const K& x) {
     }
 }
 
-/// The k-bit digit at bit lo of a key in radix order (radix_bits).
+/// The k-bit digit at bit lo of a key in radix order (radix_key_bits).
 template <class K> struct radix_digit_of {
     int lo;
     int bits;
     SCANVEC_HD std::uint32_t operator()(const K& x) const {
-        const auto key = radix_bits(x);
+        const auto key = radix_key_bits(x);
         using U = decltype(key);
         return std::uint32_t(U(key >> lo) & U((std::uint64_t(1) << bits) - 1));
     }
@@ -107,7 +109,7 @@ template <class D> bool radix_digits_fill(const D& digits, index_t m) {
 namespace lazy {
 
 /// r[i] = the k-bit digit at bit lo of keys[i] in key order (integers, float or
-/// double: see radix_bits), computed when consumed: an sv::radix_digit_view, which
+/// double: see radix_key_bits), computed when consumed: an sv::radix_digit_view, which
 /// says its keys and bit range (keys(), lo(), bits()). 1 <= k <= 16.
 template <class X> auto radix_digit(const X& keys, int lo, int k) {
     detail::expect_radix_key<value_t<X>>();
