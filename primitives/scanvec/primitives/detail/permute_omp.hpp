@@ -13,6 +13,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/permute_policy.hpp>
+#include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/vector.hpp>
 
 #include <cstdint>
