@@ -92,6 +92,8 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
     const auto m = random_affine(n, 201);
     const auto f = random_flags(n, 0.05, 202);
     const auto perm = random_permutation(n, 203);
+    std::vector<int> digits(n);
+    for (std::size_t i = 0; i < n; ++i) digits[i] = int((i * 2654435761u) % 7);
     std::vector<int> len(60);
     for (std::size_t k = 0; k < len.size(); ++k) len[k] = int(k % 3 == 0 ? 0 : (k * 7) % 31);
     sv::index_t total = 0;
@@ -105,6 +107,7 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
         const auto df = spread_out(f, spread::even);
         const auto di = spread_out(perm, spread::every_other, 208);  // other blocks than da's: moved first
         const auto dp = spread_out(perm, spread::random, 206);       // da's blocks
+        const auto dd = spread_out(digits, spread::even);            // other blocks than dm's: moved first
         const auto op = sv::monoid(affine_then{}, affine_identity);
         fails_on_one_rank("scan", victim, [&] { return sv::dist::scan(da); });
         fails_on_one_rank("inclusive_scan (non-commutative)", victim, [&] { return sv::dist::inclusive_scan(dm, op); });
@@ -123,6 +126,9 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
                           [&](sv::dist::vector<int> dst) { return sv::dist::write(std::move(dst), dp, da); });
         fails_on_one_rank("rebalance", victim, [&] { return sv::dist::rebalance(da); });
         fails_on_one_rank("radix_sort", victim, [&] { return sv::dist::radix_sort(da); });
+        fails_on_one_rank("pack", victim, [&] { return sv::dist::pack(da, df); });
+        fails_on_one_rank("split", victim, [&] { return sv::dist::split(da, df); });
+        fails_on_one_rank("multisplit", victim, [&] { return sv::dist::multisplit(dm, dd, 7); });
     }
 }
 

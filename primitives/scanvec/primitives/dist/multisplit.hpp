@@ -70,17 +70,23 @@ inline placed_exchange class_placement(const std::vector<index_t>& counts, int p
 }
 
 /// Every rank's block `grouped` (grouped by class, m classes, this rank's
-/// class counts `mine`) moved to the stable global order on layout `to`.
+/// class counts `mine`) moved to the stable global order on layout `to`,
+/// into r (this rank's block of `to`, allocated by the caller before the
+/// verdict of its local steps, `failure`, travels with the counts).
 template <class T>
-scanvec::vector<T> place_classes(const communicator& comm, const scanvec::vector<T>& grouped,
-                                 const std::vector<index_t>& mine, const layout& to, const char* op) {
-    const auto all = allgather_counts(comm, mine, step(op, "MPI_Allgather of class counts").c_str());
+void place_classes(const communicator& comm, const scanvec::vector<T>& grouped, const std::vector<index_t>& mine,
+                   const layout& to, scanvec::vector<T>& r, const local_failure& failure, const char* op) {
+    const auto all = allgather_counts(comm, mine, failure, step(op, "MPI_Allgather of class counts").c_str());
     const auto x = class_placement(all, comm.size(), index_t(mine.size()), comm.rank(), to);
-    scanvec::vector<T> r(std::size_t(x.recv_total), no_init);
     std::vector<column> cols;
     add_columns(cols, grouped, r);
     exchange_placed(comm, x, cols, step(op, "exchange of the elements").c_str());
-    return r;
+}
+
+/// This rank's block of layout `to`, allocated (left unwritten).
+template <class T> scanvec::vector<T> block_of(const layout& to, const communicator& comm) {
+    const auto me = std::size_t(comm.rank());
+    return scanvec::vector<T>(std::size_t(to.offsets[me + 1] - to.offsets[me]), no_init);
 }
 
 }  // namespace detail
@@ -104,24 +110,30 @@ template <class T, class D> vector<T> multisplit(const vector<T>& a, const vecto
                                  a.layout(), comm);
     std::optional<vector<D>> keep;
     const auto& d = detail::align(digits, a.layout(), keep, "dist::multisplit");
-    // Count the classes (checking the digits); every rank agrees before anything moves.
+    // The local steps: count the classes (checking the digits), group the
+    // block by class, allocate the result; every rank agrees on the digits
+    // and on the steps' failures before anything moves.
     std::vector<index_t> mine(std::size_t(m), 0);
-    index_t bad = 0;
-    if (!a.local().empty()) {
-        try {
-            mine = scanvec::histogram(d.local(), m).to_host();
-        } catch (const index_error&) {
-            bad = 1;
+    bool bad = false;
+    detail::local_failure failure;
+    scanvec::vector<T> grouped, r;
+    failure.run([&] {
+        if (!a.local().empty()) {
+            try {
+                mine = scanvec::histogram(d.local(), m).to_host();
+            } catch (const index_error&) {
+                bad = true;
+                return;
+            }
         }
-    }
-    bad = detail::allreduce_sum(comm, bad, "dist::multisplit (MPI_Allreduce of the digit check)");
-    if (bad)
-        throw index_error("dist::multisplit: digits outside 0.." + std::to_string(m - 1) + " on " + std::to_string(bad) +
-                          " rank(s)");
-    // Group the block by class (the digits were checked by the histogram)
-    scanvec::vector<T> grouped(a.local().size(), no_init);
-    if (!a.local().empty()) ::scanvec::detail::multisplit_into(a.local(), d.local(), m, grouped);
-    return detail::on_layout(detail::place_classes(comm, grouped, mine, *a.layout(), "dist::multisplit"), a.layout(), comm);
+        grouped = scanvec::vector<T>(a.local().size(), no_init);
+        if (!a.local().empty()) ::scanvec::detail::multisplit_into(a.local(), d.local(), m, grouped);
+        r = detail::block_of<T>(*a.layout(), comm);
+    });
+    if (!detail::all_ok(comm, !bad, failure, "dist::multisplit (MPI_Allreduce of the digit check)"))
+        throw index_error("dist::multisplit: digits outside 0.." + std::to_string(m - 1) + " on some rank");
+    detail::place_classes(comm, grouped, mine, *a.layout(), r, detail::local_failure{}, "dist::multisplit");
+    return detail::on_layout(std::move(r), a.layout(), comm);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

@@ -23,7 +23,10 @@ template <class T, class F> vector<T> pack(const vector<T>& a, const vector<F>& 
     detail::expect_same_size("dist::pack", a, flags);
     std::optional<vector<F>> keep;
     const auto& f = detail::align(flags, a.layout(), keep, "dist::pack");
-    return vector<T>(scanvec::pack(a.local(), f.local()), a.comm());
+    detail::local_failure failure;  // the block sizes' gather carries its verdict
+    scanvec::vector<T> kept;
+    failure.run([&] { kept = scanvec::pack(a.local(), f.local()); });
+    return vector<T>(std::move(kept), a.comm(), failure, "dist::pack (MPI_Allgather of block sizes)");
 }
 
 /// Stable split: the elements whose flag is false first, then those whose
@@ -42,10 +45,16 @@ template <class T, class F> vector<T> split(const vector<T>& a, const vector<F>&
     std::optional<vector<F>> keep;
     const auto& f = detail::align(flags, a.layout(), keep, "dist::split");
     const index_t m = index_t(a.local().size());
-    const index_t trues = m ? scanvec::count(f.local()) : 0;
-    auto grouped = m ? scanvec::split(a.local(), f.local()) : scanvec::vector<T>();
-    return detail::on_layout(detail::place_classes(comm, grouped, {m - trues, trues}, *a.layout(), "dist::split"),
-                             a.layout(), comm);
+    index_t trues = 0;
+    detail::local_failure failure;  // the class counts' gather carries its verdict
+    scanvec::vector<T> grouped, r;
+    failure.run([&] {
+        trues = m ? scanvec::count(f.local()) : 0;
+        if (m) grouped = scanvec::split(a.local(), f.local());
+        r = detail::block_of<T>(*a.layout(), comm);
+    });
+    detail::place_classes(comm, grouped, {m - trues, trues}, *a.layout(), r, failure, "dist::split");
+    return detail::on_layout(std::move(r), a.layout(), comm);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

@@ -206,6 +206,20 @@ inline std::vector<index_t> allgather_counts(const communicator& comm, const std
     return std::vector<index_t>(all.begin(), all.end());
 }
 
+/// allgather_counts carrying the verdict of the local steps before it: a
+/// rank that failed sends -1 counts (counts are never negative). Throws on
+/// every rank when one failed.
+inline std::vector<index_t> allgather_counts(const communicator& comm, const std::vector<index_t>& v,
+                                             const local_failure& mine, const char* op) {
+    const auto all = allgather_counts(comm, mine.failed() ? std::vector<index_t>(v.size(), -1) : v, op);
+    int failing = comm.size();
+    const std::size_t k = v.size();
+    for (std::size_t r = std::size_t(comm.size()); k && r-- > 0;)
+        if (all[r * k] < 0) failing = int(r);
+    expect_no_failure(comm, mine, failing, op);
+    return all;
+}
+
 /// The elementwise sum of every rank's v (MPI_Allreduce).
 inline std::vector<index_t> allreduce_sums(const communicator& comm, const std::vector<index_t>& v, const char* op) {
     std::vector<std::int64_t> mine(v.begin(), v.end()), all(v.size());
