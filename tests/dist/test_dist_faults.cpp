@@ -92,6 +92,8 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
     const auto m = random_affine(n, 201);
     const auto f = random_flags(n, 0.05, 202);
     const auto perm = random_permutation(n, 203);
+    std::vector<mat2> mats(n);
+    for (std::size_t i = 0; i < n; ++i) mats[i] = {std::uint32_t(i), 1, 2, std::uint32_t(3 * i)};
     std::vector<int> digits(n);
     for (std::size_t i = 0; i < n; ++i) digits[i] = int((i * 2654435761u) % 7);
     std::vector<int> len(60);
@@ -108,6 +110,7 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
         const auto di = spread_out(perm, spread::every_other, 208);  // other blocks than da's: moved first
         const auto dp = spread_out(perm, spread::random, 206);       // da's blocks
         const auto dd = spread_out(digits, spread::even);            // other blocks than dm's: moved first
+        const auto dmat = spread_out(mats, spread::random, 209);
         const auto op = sv::monoid(affine_then{}, affine_identity);
         fails_on_one_rank("scan", victim, [&] { return sv::dist::scan(da); });
         fails_on_one_rank("inclusive_scan (non-commutative)", victim, [&] { return sv::dist::inclusive_scan(dm, op); });
@@ -129,6 +132,11 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
         fails_on_one_rank("pack", victim, [&] { return sv::dist::pack(da, df); });
         fails_on_one_rank("split", victim, [&] { return sv::dist::split(da, df); });
         fails_on_one_rank("multisplit", victim, [&] { return sv::dist::multisplit(dm, dd, 7); });
+        for (sv::index_t i : {sv::index_t(0), sv::index_t(n / 2), sv::index_t(n - 1)})  // owners: first, middle, last
+            fails_on_one_rank("extract (a struct: its read allocates on the owner)", victim,
+                              [&] { return sv::dist::extract(dmat, i); });
+        fails_on_one_rank("segments::from_lengths", victim,
+                          [&] { return sv::dist::segments::from_lengths(dl).total(); });
     }
 }
 

@@ -55,9 +55,19 @@ template <class T> T extract(const vector<T>& a, index_t i) {
                           std::to_string(a.size()));
     const auto& o = a.offsets();
     const int owner = int(std::upper_bound(o.begin(), o.end() - 1, i) - o.begin()) - 1;
-    detail::host_elem<T> v{};
-    if (a.comm().rank() == owner) v = detail::host_elem<T>(::scanvec::detail::element_at(a.local(), std::size_t(i - a.offset())));
-    return T(detail::broadcast(a.comm(), v, owner, "dist::extract (MPI_Bcast)"));
+    // The owner's read travels with its verdict: a read that failed there throws on every rank.
+    const char* op = "dist::extract (MPI_Bcast)";
+    detail::local_failure failure;
+    detail::with_verdict<detail::host_elem<T>> v{{}, 0};
+    if (a.comm().rank() == owner) {
+        failure.run([&] {
+            v.value = detail::host_elem<T>(::scanvec::detail::element_at(a.local(), std::size_t(i - a.offset())));
+        });
+        v.failed = failure.failed() ? 1 : 0;
+    }
+    v = detail::broadcast(a.comm(), v, owner, op);
+    if (v.failed) detail::throw_agreed(a.comm(), failure, owner, op);
+    return T(v.value);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist
