@@ -8,6 +8,7 @@
 #include <scanvec/runtime/interop.hpp>
 #include <scanvec/runtime/stream.hpp>
 
+#include <cuda/std/span>
 #include <thrust/device_vector.h>
 
 #include <algorithm>
@@ -66,6 +67,8 @@ TEST_CASE("views over caller-owned memory read like vectors") {
         test::check_equal(sv::inclusive_scan(sv::view_of(thrust::raw_pointer_cast(d.data()), n), sv::max<int>{}).to_host(),
                           sv::inclusive_scan(v, sv::max<int>{}).to_host());
         CHECK(sv::reduce(sv::view_of(d)) == sv::reduce(v));
+        cuda::std::span<int> sp(thrust::raw_pointer_cast(d.data()), n);  // a span is a container too
+        test::check_equal(sv::scan(sv::view_of(sp)).to_host(), sv::scan(v).to_host());
         const thrust::device_vector<int>& cd = d;  // read-only memory gives a read-only view
         auto twice = sv::map(SCANVEC_FN(int a) { return 2 * a; }, sv::view_of(cd));
         test::check_equal(twice.to_host(), sv::map(SCANVEC_FN(int a) { return 2 * a; }, v).to_host());
