@@ -151,6 +151,33 @@ void local_steps(const options& o, const dist::communicator& comm, std::size_t n
     at("step:permute", median_ms(o, [&] { auto r = sv::permute(keys, target); }));
 }
 
+/// Where the distributed sort's time goes on the slowest rank: each phase's
+/// median over the repetitions, one run each with a dist::phase_log (which
+/// waits for the device at every phase's end), rows "phase:...".
+void sort_phases(const options& o, const dist::communicator& comm, const dist::vector<int>& keys, std::size_t n,
+                 std::vector<row>& rows) {
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> times;
+    for (int r = -1; r < o.reps; ++r) {
+        bench::sync();
+        MPI_Barrier(MPI_COMM_WORLD);
+        dist::phase_log log;
+        { auto sorted = dist::radix_sort(keys); }
+        log.mark("release of the temporaries");
+        if (r < 0) continue;
+        if (names.empty())
+            for (const auto& ph : log.phases()) names.push_back(ph.first), times.emplace_back();
+        for (std::size_t k = 0; k < names.size() && k < log.phases().size(); ++k) times[k].push_back(log.phases()[k].second);
+    }
+    const std::string engine = comm.uses_nccl() ? "nccl" : "mpi";
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        std::sort(times[k].begin(), times[k].end());
+        double mine = times[k][times[k].size() / 2], slowest = 0;
+        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        rows.push_back({"phase:" + names[k], engine, comm.size(), n, slowest});
+    }
+}
+
 #if defined(SCANVEC_BACKEND_CUDA)
 /// One GPU doing the whole vector with CUB: the references speed-ups are taken against.
 void cub_references(const options& o, std::size_t n, std::vector<row>& rows) {
@@ -190,6 +217,7 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
             at("split", median_ms(o, [&] { auto r = dist::split(keys, flags); }));
         }
         at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
+        if (p > 1) sort_phases(o, comm, keys, n, rows);
     }
     if (p > 1) local_steps(o, comm, n, rows);
     const double raw = raw_all_to_all_ms(o, comm, n / std::size_t(p) * sizeof(int));

@@ -10,7 +10,7 @@ each call's time on 1 and P GPUs, the speed-up over scanvec on one GPU and
 over CUB on one GPU (scan, reduce, sort), and for the calls bound by the
 all-to-all the share of the engine's own all-to-all speed they reach; then
 weak scaling (n per GPU fixed), where a rank's time goes (the one-device
-steps), and NCCL against MPI staged through host memory.
+steps, and the distributed sort's phases), and NCCL against MPI staged through host memory.
 """
 import argparse
 import collections
@@ -91,6 +91,19 @@ def main():
             for p in ranks[1:]:
                 vals = [t.get((s, fast, p, n)) for s in steps] + [t.get(("all_to_all_raw", fast, p, n))]
                 out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) + " |\n")
+        out.write("\n")
+
+    phases = list(dict.fromkeys(k[0] for k in t if k[0].startswith("phase:")))
+    if phases:
+        out.write("### Where the distributed sort's time goes (each phase waited for; the slowest rank)\n\n")
+        out.write("| n | GPUs | " + " | ".join(s[6:] for s in phases) + " | sum | sort (no waits) |\n")
+        out.write("|---" * (len(phases) + 4) + "|\n")
+        for n in sizes:
+            for p in ranks[1:]:
+                vals = [t.get((s, fast, p, n)) for s in phases]
+                total = sum(v for v in vals if v)
+                out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) +
+                          f" | {total:.3f} | {t.get(('sort', fast, p, n), 0):.3f} |\n")
         out.write("\n")
 
     mpi = [(op, n) for (op, e, p, n) in t if e == "mpi" and p > 1 and op in OPS + ["all_to_all_raw"]]

@@ -14,6 +14,7 @@
 #     4, 8 ranks up to the GPU count, sizes DIST_SIZES (default 28,30,31), and
 #     2 ranks on the MPI engine (SCANVEC_DIST_NCCL=0) at 2^28 for comparison;
 #     rows in $OUT/dist.csv (bench/dist_report.py makes the table); DIST_MPI=0 skips the MPI rows
+#     DIST_MULTIRANK=0 skips the two ranks on one GPU through NCCL's wheel (NCCL_MULTI_RANK_GPU_ENABLE)
 #   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
@@ -123,6 +124,25 @@ if [ "$what" = dist ]; then
       summary+=("dist bench, $np GPUs: rc=$?")
       cat "$out/dist-bench-np$np.log"
     done
+    # Two ranks on one GPU over NCCL (issue 22): NCCL_MULTI_RANK_GPU_ENABLE=1
+    # needs NCCL 2.30+, which the GPU machine has only as the Python wheel
+    # nvidia-nccl-cu13 (the system's is 2.28.3): the same soname, put first on
+    # the library path. The bench's engine column says whether NCCL ran.
+    wheel=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
+    if [ "${DIST_MULTIRANK:-1}" = 1 ] && [ -n "$wheel" ] && [ -f "$wheel/lib/libnccl.so.2" ]; then
+      ls "$wheel/lib" > "$out/multirank.log"
+      for t in test_dist_vector test_dist_scan test_dist_permute test_dist_programs; do
+        CUDA_VISIBLE_DEVICES=0 NCCL_MULTI_RANK_GPU_ENABLE=1 LD_LIBRARY_PATH="$wheel/lib:${LD_LIBRARY_PATH:-}" NCCL_DEBUG=VERSION \
+          timeout 300 mpirun -np 2 -x CUDA_VISIBLE_DEVICES -x NCCL_MULTI_RANK_GPU_ENABLE -x LD_LIBRARY_PATH -x NCCL_DEBUG \
+          -x NCCL_NVLS_ENABLE "build/cuda/tests/dist/$t" >> "$out/multirank.log" 2>&1
+        summary+=("2 ranks on GPU 0, NCCL wheel, NCCL_MULTI_RANK_GPU_ENABLE=1: $t rc=$?")
+      done
+      CUDA_VISIBLE_DEVICES=0 NCCL_MULTI_RANK_GPU_ENABLE=1 LD_LIBRARY_PATH="$wheel/lib:${LD_LIBRARY_PATH:-}" \
+        timeout 300 mpirun -np 2 -x CUDA_VISIBLE_DEVICES -x NCCL_MULTI_RANK_GPU_ENABLE -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE \
+        "$bin" --sizes 24 --reps 3 >> "$out/multirank.log" 2>&1
+      summary+=("  its bench at 2^24: rc=$? engine $(awk '$1 == "scan" {print $2}' "$out/multirank.log" | tail -1)")
+      grep -E "NCCL version|Failed|error" "$out/multirank.log" | sort | uniq -c | head -8
+    fi
     if [ "$gpus" -ge 2 ] && [ "${DIST_MPI:-1}" = 1 ]; then
       SCANVEC_DIST_NCCL=0 mpirun -np 2 -x SCANVEC_DIST_NCCL -x NCCL_NVLS_ENABLE "$bin" --sizes 28 --csv "$out/dist.csv" \
         > "$out/dist-bench-mpi.log" 2>&1

@@ -40,9 +40,10 @@ template <class T, class... F> auto reversed_writer(const fields_view<T, F...>& 
 /// exclusive, left to right or right to left (reversed iterators and the
 /// flipped operator keep a[i] op a[i+1] order). An exclusive scan starts from
 /// `start` (the identity, or a carry that comes before a[0], after a[n-1]
-/// going backward); inclusive ones ignore it.
-template <bool Inclusive, bool Backward, class A, class R, class Op>
-void scan_into(const A& a, R& r, Op op, const value_t<A>& start) {
+/// going backward: a value, or on CUDA a cub::FutureValue read from device
+/// memory when the scan runs); inclusive ones ignore it.
+template <bool Inclusive, bool Backward, class A, class R, class Op, class Start>
+void scan_into(const A& a, R& r, Op op, const Start& start) {
     auto s = current_stream();
     const std::size_t n = a.size();
     auto run = [&](auto in, auto out, auto o) {
@@ -53,8 +54,8 @@ void scan_into(const A& a, R& r, Op op, const value_t<A>& start) {
     else run(reader(a), writer(r), op);
 }
 
-template <bool Inclusive, bool Backward, class A, class Op>
-vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const value_t<A>& start) {
+template <bool Inclusive, bool Backward, class A, class Op, class Start>
+vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const Start& start) {
     return labelled(name, a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
         scan_into<Inclusive, Backward>(a, r, op, start);
@@ -62,7 +63,7 @@ vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const value_t<
     }, a);
 }
 template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> scan_pass(const char* name, const A& a, Op op) {
-    return scan_pass<Inclusive, Backward>(name, a, op, identity_of<value_t<A>>(op));
+    return scan_pass<Inclusive, Backward>(name, a, op, value_t<A>(identity_of<value_t<A>>(op)));
 }
 
 /// The same pass written into the caller's memory.

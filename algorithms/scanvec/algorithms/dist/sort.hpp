@@ -21,6 +21,7 @@
 #include <scanvec/primitives/detail/sorted_runs.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/permute.hpp>
+#include <scanvec/runtime/dist/phases.hpp>
 #include <scanvec/runtime/dist/transport.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
@@ -81,6 +82,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
         result = scanvec::vector<K>(m, no_init);
         if (!m) return;
         sorted = scanvec::radix_sort(a.local());
+        detail::phase_done("local radix sort");
         std::vector<index_t> places(static_cast<std::size_t>(s));
         for (int i = 0; i < s; ++i) places[std::size_t(i)] = index_t((2 * std::size_t(i) + 1) * m / (2 * std::size_t(s)));
         const auto keys = scanvec::back_permute(sorted, scanvec::vector<index_t>(places)).to_host();
@@ -95,6 +97,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
                       gather_op);
     const auto bad = std::find_if(all.begin(), all.end(), [](const auto& x) { return x.valid < 0; });
     detail::expect_no_failure(comm, failed, bad == all.end() ? p : bad->rank, gather_op);
+    detail::phase_done("samples (gathered)");
     all.erase(std::remove_if(all.begin(), all.end(), [](const auto& x) { return !x.valid; }), all.end());
     std::sort(all.begin(), all.end());
     // Splitters: p - 1 evenly spaced samples; Cuts: where each falls in this block
@@ -115,6 +118,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
         }
     });
     // B_r <- all-to-all(the runs between the cuts); merge(its p sorted runs)
+    detail::phase_done("splitters and cuts");
     const auto recv_counts = detail::exchange_counts(comm, send_counts, failed, "dist::radix_sort (MPI_Alltoall of counts)");
     std::vector<index_t> bounds{0};
     for (index_t c : recv_counts) bounds.push_back(bounds.back() + c);
@@ -127,11 +131,15 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
         detail::exchange_columns(comm, send_counts, recv_counts, cols, "dist::radix_sort (exchange of the keys)");
     }
     sorted = scanvec::vector<K>();
+    detail::phase_done("exchange of the keys");
     scanvec::vector<K> merged;
     failed.run([&] { merged = ::scanvec::detail::merge_sorted_runs(std::move(received), std::move(bounds)); });
+    detail::phase_done("merge of the runs");
     vector<K> r(std::move(merged), comm, failed, "dist::radix_sort (MPI_Allgather of block sizes)");
     // result <- rebalance(B, A's block sizes), into the block allocated first
-    return detail::moved_into(r, a.layout(), std::move(result), "dist::radix_sort (rebalance)");
+    auto balanced = detail::moved_into(r, a.layout(), std::move(result), "dist::radix_sort (rebalance)");
+    detail::phase_done("rebalance");
+    return balanced;
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

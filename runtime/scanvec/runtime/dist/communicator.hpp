@@ -4,8 +4,9 @@
 // by default) with MPI_ERRORS_RETURN set, so that every failed MPI call comes
 // back as an sv::backend_error naming the operation. On CUDA builds where NCCL
 // was found (SCANVEC_HAVE_NCCL) it also owns an NCCL communicator over the same
-// ranks when every rank drives a GPU of its own (NCCL's rule); ranks that share
-// a GPU, or SCANVEC_DIST_NCCL=0 in the environment, keep the element exchanges
+// ranks when every rank drives a GPU of its own (NCCL's rule; or, with
+// NCCL_MULTI_RANK_GPU_ENABLE=1 on NCCL 2.30+, ranks that share one); otherwise
+// ranks that share a GPU, or SCANVEC_DIST_NCCL=0 in the environment, keep the element exchanges
 // on MPI, staged through host memory. Copies share one underlying communicator.
 // How the layer runs: docs/design/distributed.md.
 #pragma once
@@ -79,27 +80,36 @@ private:
 };
 
 #if defined(SCANVEC_HAVE_NCCL)
+/// Whether this process may share its GPU with other ranks of one NCCL
+/// communicator: NCCL_MULTI_RANK_GPU_ENABLE=1 and an NCCL that has the
+/// feature (2.30 and later; experimental there).
+inline bool nccl_multi_rank_gpu() {
+    const char* env = std::getenv("NCCL_MULTI_RANK_GPU_ENABLE");
+    int version = 0;
+    return env && std::strcmp(env, "1") == 0 && ncclGetVersion(&version) == ncclSuccess && version >= 23000;
+}
+
 /// Whether the ranks of comm make an NCCL communicator: every rank wants one
 /// (SCANVEC_DIST_NCCL is not 0) and drives a GPU no other rank drives (the
-/// PCI bus ids of the current devices, all-gathered). Collective; the same
-/// answer on every rank.
+/// PCI bus ids of the current devices, all-gathered), unless every rank may
+/// share its GPU (nccl_multi_rank_gpu). Collective; the same answer on every rank.
 inline bool nccl_suits(MPI_Comm comm, int size) {
     const char* env = std::getenv("SCANVEC_DIST_NCCL");
-    int want = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
-    int all_want = 0;
-    mpi_check(MPI_Allreduce(&want, &all_want, 1, MPI_INT, MPI_MIN, comm), "dist::communicator (MPI_Allreduce)");
-    if (!all_want) return false;
+    int mine[2] = {(env && std::strcmp(env, "0") == 0) ? 0 : 1, nccl_multi_rank_gpu() ? 1 : 0}, all[2] = {0, 0};
+    mpi_check(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm), "dist::communicator (MPI_Allreduce)");
+    if (!all[0]) return false;
+    if (all[1]) return true;
     constexpr int id_len = 32;
-    char mine[id_len] = {};
+    char id[id_len] = {};
     int device = 0;
     backend::check(cudaGetDevice(&device), "dist::communicator (cudaGetDevice)");
-    backend::check(cudaDeviceGetPCIBusId(mine, id_len, device), "dist::communicator (cudaDeviceGetPCIBusId)");
-    std::vector<char> all(std::size_t(size) * id_len);
-    mpi_check(MPI_Allgather(mine, id_len, MPI_CHAR, all.data(), id_len, MPI_CHAR, comm),
+    backend::check(cudaDeviceGetPCIBusId(id, id_len, device), "dist::communicator (cudaDeviceGetPCIBusId)");
+    std::vector<char> ids(std::size_t(size) * id_len);
+    mpi_check(MPI_Allgather(id, id_len, MPI_CHAR, ids.data(), id_len, MPI_CHAR, comm),
               "dist::communicator (MPI_Allgather of the devices)");
     for (int a = 0; a < size; ++a)
         for (int b = a + 1; b < size; ++b)
-            if (std::strncmp(&all[std::size_t(a) * id_len], &all[std::size_t(b) * id_len], id_len) == 0) return false;
+            if (std::strncmp(&ids[std::size_t(a) * id_len], &ids[std::size_t(b) * id_len], id_len) == 0) return false;
     return true;
 }
 #endif

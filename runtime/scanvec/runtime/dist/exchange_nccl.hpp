@@ -107,4 +107,13 @@ inline void exchange_placed(const communicator& comm, const placed_exchange& x, 
     calls.run();
 }
 
+/// In place, on the device: rank r's `bytes` at slots + r * bytes go to every
+/// rank's slots (ncclAllGather), queued on the current stream.
+inline void allgather_slots(const communicator& comm, void* slots, std::size_t bytes, const std::string& op) {
+    auto* base = static_cast<unsigned char*>(slots);
+    nccl_check(ncclAllGather(base + std::size_t(comm.rank()) * bytes, base, bytes, ncclChar, comm.nccl(),
+                             backend::current_place().stream),
+               (op + " [ncclAllGather]").c_str());
+}
+
 }  SCANVEC_NAMESPACE_END  // dist::detail::nccl_engine

@@ -236,6 +236,16 @@ inline std::pair<std::uint64_t, std::uint64_t> allreduce_min_max(const communica
     return {all[0], ~all[1]};
 }
 
+#if defined(SCANVEC_HAVE_NCCL)
+/// Every rank's value of T at slots[rank] (device memory of comm.size() T's)
+/// gathered into every rank's slots, device to device (NCCL's all-gather),
+/// queued on the current stream: no host round trip. Communicators that use NCCL only.
+template <class T> void allgather_on_device(const communicator& comm, T* slots, const char* op) {
+    static_assert(std::is_trivially_copyable_v<T>, "dist: values sent between ranks must be trivially copyable");
+    nccl_engine::allgather_slots(comm, slots, sizeof(T), op);
+}
+#endif
+
 /// The element exchange: every column's elements go to their destination
 /// ranks (send_counts[r] to rank r, grouped by rank; recv_counts[r] arrive
 /// from rank r, grouped by rank). Collective. Over MPI it waits until this
