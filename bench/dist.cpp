@@ -8,7 +8,8 @@
 // repetitions. Beside them, in the same run: the engine's own all-to-all of
 // the same bytes (NCCL's grouped ncclSend/ncclRecv on NCCL builds, else
 // MPI_Alltoall), and with one rank on CUDA the one-GPU references (CUB's scan,
-// reduce and radix sort of the whole vector). Rank 0 prints a table and
+// reduce and radix sort of the whole vector, and sv::scan and sv::radix_sort
+// without the distributed layer). Rank 0 prints a table and
 // appends CSV rows (bench/dist_report.py turns several runs into the scaling
 // table). Strong scaling: the same sizes on several rank counts; weak: size
 // 2^k on 1 rank against 2^(k+1) on 2, and so on.
@@ -191,6 +192,9 @@ void cub_references(const options& o, std::size_t n, std::vector<row>& rows) {
     rows.push_back({"scan", "cub", 1, n, median_ms(o, [&] { scan(); })});
     rows.push_back({"reduce", "cub", 1, n, median_ms(o, [&] { reduce(); })});
     rows.push_back({"sort", "cub", 1, n, median_ms(o, [&] { sort(); })});
+    // the same calls on one device without the distributed layer (issue 22: the layer on one rank adds no copies)
+    rows.push_back({"scan", "one-device", 1, n, median_ms(o, [&] { auto r = sv::scan(small); })});
+    rows.push_back({"sort", "one-device", 1, n, median_ms(o, [&] { auto r = sv::radix_sort(keys); })});
 }
 #endif
 

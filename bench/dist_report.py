@@ -106,6 +106,15 @@ def main():
                           f" | {total:.3f} | {t.get(('sort', fast, p, n), 0):.3f} |\n")
         out.write("\n")
 
+    one = [(op, n) for (op, e, p, n) in t if e == "one-device"]
+    if one:
+        out.write("### One rank against the one-device call (the layer's own cost)\n\n| call | n | one-device ms | dist, 1 rank ms | ratio |\n|---|---|---|---|---|\n")
+        for op, n in sorted(one, key=lambda x: (x[1], x[0])):
+            a, b = t.get((op, "one-device", 1, n)), t.get((op, fast, 1, n))
+            if a and b:
+                out.write(f"| {op} | 2^{log2(n)} | {a:.3f} | {b:.3f} | {b / a:.3f}x |\n")
+        out.write("\n")
+
     mpi = [(op, n) for (op, e, p, n) in t if e == "mpi" and p > 1 and op in OPS + ["all_to_all_raw"]]
     if mpi and fast == "nccl":
         out.write("### NCCL against MPI staged through host memory (2 GPUs)\n\n| call | n | NCCL ms | MPI ms | MPI / NCCL |\n|---|---|---|---|---|\n")
