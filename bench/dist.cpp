@@ -239,6 +239,12 @@ int main(int argc, char** argv) {
     try {
         const options o = parse(argc, argv);
         const auto& comm = dist::world();
+#if defined(SCANVEC_HAVE_NCCL)
+        int nccl_version = 0;
+        ncclGetVersion(&nccl_version);
+        if (comm.rank() == 0)
+            std::printf("NCCL %d (runtime), engine %s\n", nccl_version, comm.uses_nccl() ? "nccl" : "mpi");
+#endif
         std::vector<row> rows;
         for (int k : o.log_sizes) run_size(o, comm, std::size_t(1) << k, rows);
         if (comm.rank() == 0) {
