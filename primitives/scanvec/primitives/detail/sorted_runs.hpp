@@ -14,25 +14,46 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
-/// The runs v[bounds[0]..bounds[1]), v[bounds[1]..bounds[2]), ... (each sorted
-/// ascending) merged into one sorted vector: ceil(log2 runs) merge passes of
-/// adjacent pairs, each reading and writing every element once.
-template <class K> vector<K> merge_sorted_runs(vector<K> v, std::vector<index_t> bounds) {
+/// A run of positions [begin, end) of a vector.
+struct run_range {
+    index_t begin, end;
+    index_t size() const { return end - begin; }
+};
+
+/// The sorted (ascending) runs of v, which may have gaps between them,
+/// merged into one sorted vector of their total length: ceil(log2 runs)
+/// merge passes of adjacent pairs, each reading and writing every element
+/// once (one copy when there is one run with gaps around it).
+template <class K> vector<K> merge_sorted_runs(vector<K> v, std::vector<run_range> runs) {
     const auto s = policy(current_stream());
-    while (bounds.size() > 2) {
-        vector<K> out(v.size(), no_init);
-        std::vector<index_t> next{0};
-        for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
-            const index_t a = bounds[r], b = bounds[r + 1];
-            const index_t c = r + 2 < bounds.size() ? bounds[r + 2] : b;
-            if (c > b) thrust::merge(s, v.data() + a, v.data() + b, v.data() + b, v.data() + c, out.data() + a);
-            else if (b > a) thrust::copy(s, v.data() + a, v.data() + b, out.data() + a);
-            next.push_back(c);
+    index_t total = 0;
+    for (const auto& r : runs) total += r.size();
+    if (runs.size() == 1 && runs[0].begin == 0 && runs[0].end == index_t(v.size())) return v;
+    if (runs.empty()) return vector<K>();
+    do {
+        vector<K> out(std::size_t(total), no_init);
+        std::vector<run_range> next;
+        index_t at = 0;
+        for (std::size_t r = 0; r < runs.size(); r += 2) {
+            const run_range a = runs[r], b = r + 1 < runs.size() ? runs[r + 1] : run_range{a.end, a.end};
+            if (b.size() > 0)
+                thrust::merge(s, v.data() + a.begin, v.data() + a.end, v.data() + b.begin, v.data() + b.end, out.data() + at);
+            else if (a.size() > 0) thrust::copy(s, v.data() + a.begin, v.data() + a.end, out.data() + at);
+            next.push_back({at, at + a.size() + b.size()});
+            at = next.back().end;
         }
         v = std::move(out);
-        bounds = std::move(next);
-    }
+        runs = std::move(next);
+    } while (runs.size() > 1);
     return v;
+}
+
+/// The runs v[bounds[0]..bounds[1]), v[bounds[1]..bounds[2]), ... (each sorted
+/// ascending, no gaps) merged into one sorted vector.
+template <class K> vector<K> merge_sorted_runs(vector<K> v, const std::vector<index_t>& bounds) {
+    std::vector<run_range> runs;
+    for (std::size_t r = 0; r + 1 < bounds.size(); ++r) runs.push_back({bounds[r], bounds[r + 1]});
+    return merge_sorted_runs(std::move(v), std::move(runs));
 }
 
 /// For each of the (few) values, how many elements of the ascending vector v

@@ -31,6 +31,11 @@ struct all_to_all_side {
             total += c[r];
         }
     }
+    /// Counts at places of the caller's choosing (gaps allowed; send ranges
+    /// may overlap, receive ranges must not).
+    all_to_all_side(const std::vector<index_t>& c, const std::vector<index_t>& at) : counts(c), displs(at) {
+        for (index_t k : c) total += k;
+    }
 };
 
 /// One run of positions [at, at + count) of an array.

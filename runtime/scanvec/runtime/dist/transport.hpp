@@ -246,6 +246,31 @@ template <class T> void allgather_on_device(const communicator& comm, T* slots, 
 }
 #endif
 
+/// exchange_columns with both sides' places given (all_to_all_side's second
+/// constructor): for callers that leave gaps, or send one range to two
+/// ranks, where exchanges_in_place(comm) says the engine reads and writes
+/// the columns' own memory.
+inline void exchange_columns(const communicator& comm, const all_to_all_side& out, const all_to_all_side& in,
+                             const std::vector<column>& cols, const char* op) {
+    if (cols.empty()) return;
+#if defined(SCANVEC_HAVE_NCCL)
+    if (comm.uses_nccl()) return nccl_engine::exchange_columns(comm, out, in, cols, op);
+#endif
+    mpi_engine::exchange_columns(comm, out, in, cols, op);
+}
+
+/// Whether the element exchanges read and write the columns' own memory
+/// (NCCL, or MPI on the host backend), rather than host copies of them
+/// packed end to end (MPI on CUDA builds).
+inline bool exchanges_in_place(const communicator& comm) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    return comm.uses_nccl();
+#else
+    (void)comm;
+    return true;
+#endif
+}
+
 /// The element exchange: every column's elements go to their destination
 /// ranks (send_counts[r] to rank r, grouped by rank; recv_counts[r] arrive
 /// from rank r, grouped by rank). Collective. Over MPI it waits until this
@@ -253,12 +278,7 @@ template <class T> void allgather_on_device(const communicator& comm, T* slots, 
 /// op names the step in errors; the engine's call is added to it.
 inline void exchange_columns(const communicator& comm, const std::vector<index_t>& send_counts,
                              const std::vector<index_t>& recv_counts, const std::vector<column>& cols, const char* op) {
-    if (cols.empty()) return;
-    const all_to_all_side out(send_counts), in(recv_counts);
-#if defined(SCANVEC_HAVE_NCCL)
-    if (comm.uses_nccl()) return nccl_engine::exchange_columns(comm, out, in, cols, op);
-#endif
-    mpi_engine::exchange_columns(comm, out, in, cols, op);
+    exchange_columns(comm, all_to_all_side(send_counts), all_to_all_side(recv_counts), cols, op);
 }
 
 /// The placed exchange (placed_exchange says what goes where): elements land
