@@ -90,6 +90,8 @@ def main():
         for n in sizes:
             for p in ranks[1:]:
                 vals = [t.get((s, fast, p, n)) for s in steps] + [t.get(("all_to_all_raw", fast, p, n))]
+                if not any(vals):
+                    continue
                 out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) + " |\n")
         out.write("\n")
 
@@ -101,6 +103,8 @@ def main():
         for n in sizes:
             for p in ranks[1:]:
                 vals = [t.get((s, fast, p, n)) for s in phases]
+                if not any(vals):
+                    continue
                 total = sum(v for v in vals if v)
                 out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) +
                           f" | {total:.3f} | {t.get(('sort', fast, p, n), 0):.3f} |\n")

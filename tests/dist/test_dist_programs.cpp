@@ -210,3 +210,29 @@ TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
         }
     }
 }
+
+TEST_CASE("a phase_log records the distributed sort's phases in order, only while it lives") {
+    const auto keys = random_values<int>(5003, 77, -1000, 1000);
+    auto d = spread_out(keys, spreads[0], 1);
+    const std::vector<std::string> want = {"local radix sort",  "samples (gathered)", "splitters and cuts",
+                                           "exchange of the keys", "merge of the runs", "rebalance"};
+    {
+        sv::dist::phase_log log;
+        auto r = sv::dist::radix_sort(d);
+        auto sorted = keys;
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(gathered_equals(r, sorted));
+        std::vector<std::string> names;
+        for (const auto& [name, ms] : log.phases()) {
+            names.push_back(name);
+            CHECK(ms >= 0);
+        }
+        if (d.ranks() == 1) CHECK(names.empty());  // one rank: the one-device sort, no phases
+        else CHECK(names == want);
+        log.restart();
+        CHECK(log.phases().empty());
+    }
+    CHECK(sv::dist::phase_log::current() == nullptr);
+    auto again = sv::dist::radix_sort(d);  // marks with no log alive: nothing to record, nothing breaks
+    CHECK(again.size() == keys.size());
+}
