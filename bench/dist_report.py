@@ -82,33 +82,28 @@ def main():
         out.writelines(rows)
         out.write("\n")
 
-    steps = sorted({k[0] for k in t if k[0].startswith("step:")})
-    if steps:
-        out.write("### Where a rank's time goes: the one-device steps on its block\n\n")
-        out.write("| n | GPUs | " + " | ".join(s[5:] for s in steps) + " | all-to-all |\n")
-        out.write("|---" * (len(steps) + 3) + "|\n")
+    def per_rank_table(title, prefix, names, extra_heads, extra):
+        """Rows of one value per name (op prefix + name) for each size and GPU count, then extra(vals, p, n)."""
+        if not names:
+            return
+        out.write(f"### {title}\n\n| n | GPUs | " + " | ".join(x[len(prefix):] for x in names) +
+                  "".join(f" | {h}" for h in extra_heads) + " |\n")
+        out.write("|---" * (len(names) + len(extra_heads) + 2) + "|\n")
         for n in sizes:
             for p in ranks[1:]:
-                vals = [t.get((s, fast, p, n)) for s in steps] + [t.get(("all_to_all_raw", fast, p, n))]
+                vals = [t.get((x, fast, p, n)) for x in names]
                 if not any(vals):
                     continue
-                out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) + " |\n")
+                cells = [f"{v:.3f}" if v else "–" for v in vals] + extra(vals, p, n)
+                out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(cells) + " |\n")
         out.write("\n")
 
-    phases = list(dict.fromkeys(k[0] for k in t if k[0].startswith("phase:")))
-    if phases:
-        out.write("### Where the distributed sort's time goes (each phase waited for; the slowest rank)\n\n")
-        out.write("| n | GPUs | " + " | ".join(s[6:] for s in phases) + " | sum | sort (no waits) |\n")
-        out.write("|---" * (len(phases) + 4) + "|\n")
-        for n in sizes:
-            for p in ranks[1:]:
-                vals = [t.get((s, fast, p, n)) for s in phases]
-                if not any(vals):
-                    continue
-                total = sum(v for v in vals if v)
-                out.write(f"| 2^{log2(n)} | {p} | " + " | ".join(f"{v:.3f}" if v else "–" for v in vals) +
-                          f" | {total:.3f} | {t.get(('sort', fast, p, n), 0):.3f} |\n")
-        out.write("\n")
+    raw = lambda vals, p, n: [f"{t[k]:.3f}" if (k := ("all_to_all_raw", fast, p, n)) in t else "–"]
+    per_rank_table("Where a rank's time goes: the one-device steps on its block", "step:",
+                   sorted({k[0] for k in t if k[0].startswith("step:")}), ["all-to-all"], raw)
+    whole = lambda vals, p, n: [f"{sum(v for v in vals if v):.3f}", f"{t.get(('sort', fast, p, n), 0):.3f}"]
+    per_rank_table("Where the distributed sort's time goes (each phase waited for; the slowest rank)", "phase:",
+                   list(dict.fromkeys(k[0] for k in t if k[0].startswith("phase:"))), ["sum", "sort (no waits)"], whole)
 
     one = [(op, n) for (op, e, p, n) in t if e == "one-device"]
     if one:
