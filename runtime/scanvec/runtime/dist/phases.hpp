@@ -9,7 +9,9 @@
 // the device and records the wall time since the previous mark (or since the
 // log began): this rank's time, device work included. With no log alive a
 // mark costs one branch; the waits change what overlaps, so a logged run is
-// for finding the large costs, not for the total (time that separately).
+// for finding the large costs, not for the total (time that separately). A
+// device error that a mark's wait finds throws on that rank alone: a logged
+// run is a measurement, not a program's normal run.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
