@@ -6,11 +6,13 @@
 // split radix sort and the line-of-sight program run on the distributed
 // vector from the very source that runs them on one device (sv::split_radix_sort,
 // sv::line_of_sight: their primitives are found for sv::dist::vector by
-// argument-dependent lookup), and sv::dist::radix_sort sorts with one
-// all-to-all (a partition by the keys' top bits, the one-device radix sort on
-// each rank, the blocks rebalanced). Every result is gathered on rank 0 and
-// checked against the one-device programs and std::sort; the program fails on
-// every rank if any check fails.
+// argument-dependent lookup); sv::dist::radix_sort sorts with one all-to-all
+// (a sample sort: the one-device radix sort on each rank, the runs between
+// the splitters exchanged and merged, the blocks rebalanced), and
+// sv::dist::quicksort by processor teams (the communicator splits with the
+// vector down to one rank each, which runs the one-device quicksort). Every
+// result is gathered on rank 0 and checked against the one-device programs
+// and std::sort; the program fails on every rank if any check fails.
 #include <scanvec/dist.hpp>
 
 #include <algorithm>
@@ -41,9 +43,10 @@ int main(int argc, char** argv) {
         }
         auto a = sv::dist::vector<int>::scatter(keys);                // even blocks from rank 0
         auto by_splits = sv::split_radix_sort(a);                      // Blelloch's program, unchanged: 32 splits
-        auto sorted = sv::dist::radix_sort(a);                         // one all-to-all, then the one-device sort
+        auto sorted = sv::dist::radix_sort(a);                         // the one-device sort, one all-to-all, a merge
+        auto by_teams = sv::dist::quicksort(a);                        // teams split off the communicator
         auto seen = sv::line_of_sight(sv::dist::vector<double>::scatter(terrain), 10.0);
-        const auto s1 = by_splits.to_host(), s2 = sorted.to_host();
+        const auto s1 = by_splits.to_host(), s2 = sorted.to_host(), s3 = by_teams.to_host();
         const auto v = seen.to_host();
         if (world.rank() == 0) {
             auto want = keys;
@@ -51,9 +54,12 @@ int main(int argc, char** argv) {
             const auto one_device = sv::line_of_sight(sv::vector<double>(terrain), 10.0).to_host();
             failures += s1 != want;
             failures += s2 != want;
+            failures += s3 != want;
             failures += v != one_device;
-            std::printf("%zu keys on %d ranks: split_radix_sort %s, dist::radix_sort %s; %zu of %zu points visible %s\n",
+            std::printf("%zu keys on %d ranks: split_radix_sort %s, dist::radix_sort %s, dist::quicksort %s; "
+                        "%zu of %zu points visible %s\n",
                         n, world.size(), s1 == want ? "sorted" : "WRONG", s2 == want ? "sorted" : "WRONG",
+                        s3 == want ? "sorted" : "WRONG",
                         std::size_t(std::count(v.begin(), v.end(), true)), v.size(),
                         v == one_device ? "(as on one device)" : "(WRONG)");
         }

@@ -14,7 +14,9 @@
 // lazy views through the program_traits specialised below (on distributed
 // vectors a lazy view is computed into a vector when made: one more pass).
 // dist::radix_sort is the distributed sort (algorithms/dist/sort.hpp: a
-// sample sort, the one-device radix sort on each rank, one all-to-all).
+// sample sort, the one-device radix sort on each rank, one all-to-all);
+// dist::quicksort sorts by processor teams (algorithms/dist/quicksort.hpp:
+// the communicator splits with the vector, down to the one-device quicksort).
 //
 // Every dist:: call is collective over the vectors' communicator unless its
 // contract says it is local. The design: docs/design/distributed.md.
@@ -36,6 +38,7 @@
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <scanvec/algorithms/dist/sort.hpp>
+#include <scanvec/algorithms/dist/quicksort.hpp>
 
 #include <algorithm>
 #include <limits>

@@ -129,6 +129,7 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
                           [&](sv::dist::vector<int> dst) { return sv::dist::write(std::move(dst), dp, da); });
         fails_on_one_rank("rebalance", victim, [&] { return sv::dist::rebalance(da); });
         fails_on_one_rank("radix_sort", victim, [&] { return sv::dist::radix_sort(da); });
+        fails_on_one_rank("quicksort (processor teams)", victim, [&] { return sv::dist::quicksort(da); });
         fails_on_one_rank("pack", victim, [&] { return sv::dist::pack(da, df); });
         fails_on_one_rank("split", victim, [&] { return sv::dist::split(da, df); });
         fails_on_one_rank("multisplit", victim, [&] { return sv::dist::multisplit(dm, dd, 7); });

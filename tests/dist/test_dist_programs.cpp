@@ -236,3 +236,33 @@ TEST_CASE("a phase_log records the distributed sort's phases in order, only whil
     auto again = sv::dist::radix_sort(d);  // marks with no log alive: nothing to record, nothing breaks
     CHECK(again.size() == keys.size());
 }
+
+template <class K> void check_quicksort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
+    auto d = spread_out(keys, s, seed);
+    auto r = sv::dist::quicksort(d);
+    CHECK(r.offsets() == d.offsets());
+    auto want = keys;
+    std::sort(want.begin(), want.end());
+    CHECK(gathered_equals(r, want));
+}
+
+TEST_CASE("dist quicksort by processor teams: random, sorted, reversed, all-equal, few distinct keys") {
+    for (spread s : spreads) {
+        CAPTURE(name(s));
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(8)}) {
+            CAPTURE(n);
+            check_quicksort(random_values<int>(n, 5000 + n, -100, 100), s, n);
+        }
+        const std::size_t n = 2003;  // past one rank's share at np 4, odd
+        const auto r32 = random_values<int>(n, 5000 + n, -2000000000, 2000000000);
+        check_quicksort(r32, s, n);
+        auto sorted = r32;
+        std::sort(sorted.begin(), sorted.end());
+        check_quicksort(sorted, s, n + 1);
+        std::reverse(sorted.begin(), sorted.end());
+        check_quicksort(sorted, s, n + 2);
+        check_quicksort(std::vector<int>(n, -7), s, n + 3);
+        check_quicksort(random_values<int>(n, 5100 + n, 0, 2), s, n + 4);  // three keys: pivots often equal the min or max
+        check_quicksort(random_values<double>(n, 5200 + n, -1000000000, 1000000000), s, n + 5);
+    }
+}

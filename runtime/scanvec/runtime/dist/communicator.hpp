@@ -202,6 +202,17 @@ public:
     int rank() const { return s_->rank; }
     /// The number of ranks.
     int size() const { return s_->size; }
+    /// Rank r's number in MPI_COMM_WORLD (errors name ranks so, whatever
+    /// communicator a call ran on: a team split off the world, say).
+    int world_rank(int r) const {
+        MPI_Group mine = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
+        int w = r;
+        if (MPI_Comm_group(s_->comm, &mine) == MPI_SUCCESS && MPI_Comm_group(MPI_COMM_WORLD, &all) == MPI_SUCCESS)
+            MPI_Group_translate_ranks(mine, 1, &r, all, &w);
+        if (mine != MPI_GROUP_NULL) MPI_Group_free(&mine);
+        if (all != MPI_GROUP_NULL) MPI_Group_free(&all);
+        return w == MPI_UNDEFINED ? r : w;
+    }
     /// The MPI communicator (the duplicate this object owns).
     MPI_Comm mpi() const { return s_->comm; }
     /// Whether element exchanges go through NCCL (device to device), not MPI.

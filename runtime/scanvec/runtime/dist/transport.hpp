@@ -78,7 +78,7 @@ private:
 /// Once a collective has told every rank that `failing` (the lowest failing
 /// rank) failed: its message goes to every rank (MPI_Bcast), and every rank
 /// throws (a failing rank its own exception; the others sv::error naming
-/// rank and message).
+/// the rank, as MPI_COMM_WORLD numbers it, and its message).
 [[noreturn]] inline void throw_agreed(const communicator& comm, const local_failure& mine, int failing, const char* op) {
     constexpr int len = 512;
     char text[len] = {};
@@ -87,7 +87,7 @@ private:
     if (mine.failed()) mine.rethrow();
     mpi_check(rc, op);
     text[len - 1] = 0;
-    throw error(std::string(op) + ": rank " + std::to_string(failing) + " failed: " + text);
+    throw error(std::string(op) + ": rank " + std::to_string(comm.world_rank(failing)) + " failed: " + text);
 }
 
 /// The agreed verdict: throws on every rank when any rank failed (failing:
