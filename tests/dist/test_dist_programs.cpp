@@ -177,13 +177,27 @@ TEST_CASE("dist multisplit with a bad digit on one rank throws on every rank") {
     }
 }
 
-template <class K> void check_sort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
+/// sort(d) on keys spread out as s: d's layout, the keys in order.
+template <class K, class Sort> void check_sorted_by(Sort sort, const std::vector<K>& keys, spread s, std::uint64_t seed) {
     auto d = spread_out(keys, s, seed);
-    auto r = sv::dist::radix_sort(d);
+    auto r = sort(d);
     CHECK(r.offsets() == d.offsets());
     auto want = keys;
     std::sort(want.begin(), want.end());
     CHECK(gathered_equals(r, want));
+}
+template <class K> void check_sort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
+    check_sorted_by([](const auto& d) { return sv::dist::radix_sort(d); }, keys, s, seed);
+}
+
+/// check(keys, s, seed) on random keys, the same sorted, reversed, and n equal keys (seeds n .. n + 3).
+template <class Check> void check_orders(Check check, std::vector<int> keys, spread s, std::size_t n) {
+    check(keys, s, n);
+    std::sort(keys.begin(), keys.end());
+    check(keys, s, n + 1);
+    std::reverse(keys.begin(), keys.end());
+    check(keys, s, n + 2);
+    check(std::vector<int>(keys.size(), -7), s, n + 3);
 }
 
 TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
@@ -192,14 +206,8 @@ TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
                               std::size_t(1001), std::size_t(20011)}) {
             CAPTURE(name(s));
             CAPTURE(n);
-            const auto r32 = random_values<int>(n, 4000 + n, -2000000000, 2000000000);
-            check_sort(r32, s, n);
-            auto sorted = r32;
-            std::sort(sorted.begin(), sorted.end());
-            check_sort(sorted, s, n + 1);
-            std::reverse(sorted.begin(), sorted.end());
-            check_sort(sorted, s, n + 2);
-            check_sort(std::vector<int>(n, -7), s, n + 3);
+            check_orders([](const auto& k, spread t, std::uint64_t seed) { check_sort(k, t, seed); },
+                         random_values<int>(n, 4000 + n, -2000000000, 2000000000), s, n);
             auto skewed = random_values<std::int64_t>(n, 4100 + n, 0, 1000);
             for (std::size_t i = 0; i < n; ++i)
                 if (i % 10 == 3) skewed[i] = std::int64_t(1) << 60;  // one far key range, the rest narrow
@@ -238,12 +246,7 @@ TEST_CASE("a phase_log records the distributed sort's phases in order, only whil
 }
 
 template <class K> void check_quicksort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
-    auto d = spread_out(keys, s, seed);
-    auto r = sv::dist::quicksort(d);
-    CHECK(r.offsets() == d.offsets());
-    auto want = keys;
-    std::sort(want.begin(), want.end());
-    CHECK(gathered_equals(r, want));
+    check_sorted_by([](const auto& d) { return sv::dist::quicksort(d); }, keys, s, seed);
 }
 
 TEST_CASE("dist quicksort by processor teams: random, sorted, reversed, all-equal, few distinct keys") {
@@ -254,14 +257,8 @@ TEST_CASE("dist quicksort by processor teams: random, sorted, reversed, all-equa
             check_quicksort(random_values<int>(n, 5000 + n, -100, 100), s, n);
         }
         const std::size_t n = 2003;  // past one rank's share at np 4, odd
-        const auto r32 = random_values<int>(n, 5000 + n, -2000000000, 2000000000);
-        check_quicksort(r32, s, n);
-        auto sorted = r32;
-        std::sort(sorted.begin(), sorted.end());
-        check_quicksort(sorted, s, n + 1);
-        std::reverse(sorted.begin(), sorted.end());
-        check_quicksort(sorted, s, n + 2);
-        check_quicksort(std::vector<int>(n, -7), s, n + 3);
+        check_orders([](const auto& k, spread t, std::uint64_t seed) { check_quicksort(k, t, seed); },
+                     random_values<int>(n, 5000 + n, -2000000000, 2000000000), s, n);
         check_quicksort(random_values<int>(n, 5100 + n, 0, 2), s, n + 4);  // three keys: pivots often equal the min or max
         check_quicksort(random_values<double>(n, 5200 + n, -1000000000, 1000000000), s, n + 5);
     }
