@@ -128,8 +128,12 @@ if [ "$what" = dist ]; then
     # needs NCCL 2.30+, which the GPU machine has only as the Python wheel
     # nvidia-nccl-cu13 (the system's is 2.28.3): the same soname, put first on
     # the library path. The bench's engine column says whether NCCL ran.
+    # (2026-11-26 the wheel was 2.28.9: the trial is skipped until it is 2.30 or later.)
     wheel=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
-    if [ "${DIST_MULTIRANK:-1}" = 1 ] && [ -n "$wheel" ] && [ -f "$wheel/lib/libnccl.so.2" ]; then
+    wheel_version=$(python3 -c "import importlib.metadata as m; print(m.version('nvidia-nccl-cu13'))" 2>/dev/null)
+    summary+=("NCCL wheel nvidia-nccl-cu13: ${wheel_version:-none}")
+    if [ "${DIST_MULTIRANK:-1}" = 1 ] && [ -n "$wheel" ] && [ -f "$wheel/lib/libnccl.so.2" ] \
+       && printf '%s\n%s\n' 2.30 "$wheel_version" | sort -V -C; then
       ls "$wheel/lib" > "$out/multirank.log"
       for t in test_dist_vector test_dist_scan test_dist_permute test_dist_programs; do
         CUDA_VISIBLE_DEVICES=0 NCCL_MULTI_RANK_GPU_ENABLE=1 LD_LIBRARY_PATH="$wheel/lib:${LD_LIBRARY_PATH:-}" NCCL_DEBUG=VERSION \
