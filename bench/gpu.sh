@@ -128,7 +128,7 @@ if [ "$what" = dist ]; then
     # needs NCCL 2.30+, which the GPU machine has only as the Python wheel
     # nvidia-nccl-cu13 (the system's is 2.28.3): the same soname, put first on
     # the library path. The bench's engine column says whether NCCL ran.
-    # (2026-11-26 the wheel was 2.28.9: the trial is skipped until it is 2.30 or later.)
+    # The trial runs only where the wheel is 2.30 or later.
     wheel=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
     wheel_version=$(python3 -c "import importlib.metadata as m; print(m.version('nvidia-nccl-cu13'))" 2>/dev/null)
     summary+=("NCCL wheel nvidia-nccl-cu13: ${wheel_version:-none}")

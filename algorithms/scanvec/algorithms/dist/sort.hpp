@@ -63,9 +63,10 @@ index_t cut_of(const sort_sample<K>& s, int me, index_t lower, index_t upper) {
 /// its sorted block, sent widened to whole 16-byte words at both ends and
 /// placed at a 16-byte boundary on the receiver, which merges the runs
 /// inside the padding. NCCL copies 16 bytes at a time only from and to
-/// 16-byte boundaries: cut anywhere, the exchange on 4 H200s ran at a third
-/// of the all-to-all's speed. `grain` elements make 16 bytes (1: no
-/// widening, where the engine packs host copies end to end).
+/// 16-byte boundaries, so runs cut anywhere would move at a fraction of the
+/// all-to-all's speed (docs/design/distributed.md, "The distributed sort").
+/// `grain` elements make 16 bytes (1: no widening, where the engine packs
+/// host copies end to end).
 struct sort_exchange {
     std::vector<index_t> send_counts, send_at, recv_counts, recv_at;
     std::vector<::scanvec::detail::run_range> runs;  // the received runs, in rank order

@@ -52,8 +52,9 @@ inline unsigned char* at(void* base, index_t elem, std::size_t elem_bytes) {
 /// send and its receive to agree on type and count), and every address is
 /// a multiple of it (arrays are aligned to their elements). NCCL copies in
 /// 16-byte packs when the addresses allow and in packs of one word of the
-/// type otherwise: as bytes, messages starting at arbitrary elements (a
-/// sort's cuts, a split's runs) ran at a fraction of the all-to-all's speed.
+/// type otherwise, so messages that start at arbitrary elements (a sort's
+/// cuts, a split's runs) move far faster as words than as bytes
+/// (docs/design/distributed.md, "CUDA and NCCL").
 struct nccl_words {
     ncclDataType_t type;
     std::size_t count;
@@ -69,9 +70,9 @@ inline nccl_words words_of(std::size_t elem_bytes, index_t count) {
 /// The calls of one exchange, inside its group: count elements of a column
 /// sent from element `from` of its send array, or received at element `to`
 /// of its receive array, on the vectors' stream. What a rank sends
-/// itself is a device copy on that stream instead (NCCL's copy to self ran
-/// at ~0.3 TB/s on the H200s, a copy at the memory's speed), made once both
-/// ends are known: a self message's send and receive are paired in order.
+/// itself is a device copy on that stream instead (at the memory's speed,
+/// where NCCL's copy to self is several times slower), made once both ends
+/// are known: a self message's send and receive are paired in order.
 class peer_calls {
 public:
     peer_calls(const communicator& comm, const std::string& op)
