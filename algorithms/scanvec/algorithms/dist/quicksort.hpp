@@ -138,12 +138,12 @@ template <class T> scanvec::vector<T> team_quicksort(const vector<T>& a, local_f
 
 }  // namespace detail
 
-/// Sorts a ascending by < (stable for equal keys only as the one-device
-/// quicksort is), r on a's blocks: quicksort by processor teams (above).
-/// Per round of a team of q ranks: three extracts, two or three counts, one
-/// split and one redistribute (each moving at most the team's elements), and
-/// an MPI_Comm_split (on NCCL builds an NCCL communicator for each new team
-/// of two or more); then the one-device quicksort of a rank's part, one
+/// a's elements ascending by <, r on a's blocks: quicksort by processor
+/// teams (above). Per round of a team of q ranks: three extracts, two maps
+/// and one all-gather of their counts, one split and one redistribute (each
+/// moving at most the team's elements), and an MPI_Comm_split (on NCCL
+/// builds an NCCL communicator for each new team of two or more); then the
+/// one-device quicksort of a rank's part, one
 /// MPI_Allgather of the block sizes and one rebalancing exchange. At most
 /// p - 1 rounds; about log2 p when the pivots halve the vector. Collective.
 template <class T> vector<T> quicksort(const vector<T>& a) {
