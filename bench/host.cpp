@@ -14,6 +14,7 @@
 // wall time per call, median of 7 after warm-ups, each result checked once.
 // Writes DIR/parlay.md (goals, then every row) and DIR/parlay.csv.
 #include "harness.hpp"
+#include "rows.hpp"
 
 #include <scanvec/algorithms/quicksort.hpp>
 #include <scanvec/algorithms/radix_sort.hpp>
@@ -181,12 +182,7 @@ void host_permute(suite& s, std::size_t n) {
     sv::vector<int> ref(n, sv::no_init);
     config c(s, "permute", "random permutation", "int32", n);
     c.bytes(3.0 * n * sizeof(int), n * sizeof(int));
-    c.alternative("sequential loop", "loop", [&] {
-        const int* in = a.data();
-        const int* j = idx.data();
-        int* o = ref.data();
-        for (std::size_t i = 0; i < n; ++i) o[j[i]] = in[i];
-    });
+    c.alternative("sequential loop", "loop", [&] { scatter_loop(a, idx, ref); });
 #if defined(SCANVEC_BENCH_PARLAY)
     const auto pa = to_parlay(a);
     const auto pi = to_parlay(idx);
@@ -194,10 +190,7 @@ void host_permute(suite& s, std::size_t n) {
     c.alternative("parlay::parallel_for scatter (unchecked)", "parlay scatter",
                   [&] { parlay::parallel_for(0, n, [&](std::size_t i) { out[pi[i]] = pa[i]; }); });
 #endif
-    c.scanvec_call("sv::permute", [&](std::string&) { return same(sv::permute(a, idx), ref); },
-                   [&] { auto r = sv::permute(a, idx); });
-    c.scanvec_call("sv::permute unchecked", [&](std::string&) { return same(sv::permute(a, idx, sv::unchecked), ref); },
-                   [&] { auto r = sv::permute(a, idx, sv::unchecked); });
+    permute_rows(c, a, idx, ref);
     c.finish();
 }
 
@@ -205,23 +198,13 @@ void host_nested(suite& s, std::size_t n) {
     const auto a = small_values<int>(n);
     const auto len = power_law_lengths(n);
     std::vector<int> want(n);
-    for (std::size_t k = 0, i = 0; k < len.size(); ++k) {
-        int sum = 0;
-        for (sv::index_t j = 0; j < len[k]; ++j, ++i) want[i] = sum, sum += a[i];
-    }
+    scan_by_lengths(len, a.data(), want.data());
     const sv::segments segs = sv::segments::from_lengths(len);
     config c(s, "nested", "power-law", "int32", n);
     c.bytes(2.0 * n * sizeof(int), n * sizeof(int));
     c.alternative("sv::scan (flat, the same elements)", "flat sv::scan", [&] { auto r = sv::scan(a); });
     sv::vector<int> out(n, sv::no_init);
-    c.alternative("sequential loop", "loop", [&] {
-        const int* in = a.data();
-        int* o = out.data();
-        for (std::size_t k = 0, i = 0; k < len.size(); ++k) {
-            int sum = 0;
-            for (sv::index_t j = 0; j < len[k]; ++j, ++i) o[i] = sum, sum += in[i];
-        }
-    });
+    c.alternative("sequential loop", "loop", [&] { scan_by_lengths(len, a.data(), out.data()); });
     c.scanvec_call("sv::scan(a, segments)", [&](std::string&) { return same_as(sv::scan(a, segs), want.data(), n); },
                    [&] { auto r = sv::scan(a, segs); });
     c.finish();

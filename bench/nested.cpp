@@ -6,6 +6,7 @@
 // whatever the shape. Power-law lengths are Pareto: P(L >= x) = x^-1.1, at
 // most 2^20 (mean about 10). The reference is computed on the host from the lengths.
 #include "harness.hpp"
+#include "rows.hpp"
 
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/scan.hpp>
@@ -74,14 +75,7 @@ void bench_nested(suite& s, std::size_t n) {
         });
 #else
         sv::vector<int> out(n, sv::no_init);
-        c.alternative("sequential loop", "loop", [&] {
-            const int* in = a.data();
-            int* o = out.data();
-            for (std::size_t k = 0, i = 0; k < len.size(); ++k) {
-                int sum = 0;
-                for (sv::index_t j = 0; j < len[k]; ++j, ++i) o[i] = sum, sum += in[i];
-            }
-        });
+        c.alternative("sequential loop", "loop", [&] { scan_by_lengths(len, a.data(), out.data()); });
 #endif
         c.scanvec_call("sv::scan(a, segments)", [&](std::string&) { return same(sv::scan(a, segs), ref); },
                        [&] { auto r = sv::scan(a, segs); });

@@ -4,6 +4,7 @@
 // allocated once, outside the timed region) or Thrust with thrust::device; on
 // the host, a plain sequential loop.
 #include "harness.hpp"
+#include "rows.hpp"
 #include <scanvec/runtime/interop.hpp>
 
 #include <scanvec/primitives/elementwise.hpp>
@@ -257,17 +258,9 @@ void bench_permute(suite& s, std::size_t n) {
     c.alternative("thrust::scatter", "thrust scatter",
                   [&] { thrust::scatter(thrust::device, a.begin(), a.end(), idx.begin(), ref.begin()); });
 #else
-    c.alternative("sequential loop", "loop", [&] {
-        const int* in = a.data();
-        const int* to = idx.data();
-        int* out = ref.data();
-        for (std::size_t i = 0; i < n; ++i) out[to[i]] = in[i];
-    });
+    c.alternative("sequential loop", "loop", [&] { scatter_loop(a, idx, ref); });
 #endif
-    c.scanvec_call("sv::permute", [&](std::string&) { return same(sv::permute(a, idx), ref); },
-                   [&] { auto r = sv::permute(a, idx); });
-    c.scanvec_call("sv::permute unchecked", [&](std::string&) { return same(sv::permute(a, idx, sv::unchecked), ref); },
-                   [&] { auto r = sv::permute(a, idx, sv::unchecked); });
+    permute_rows(c, a, idx, ref);
     c.finish();
 }
 
