@@ -506,6 +506,7 @@ void bench_nested(suite& s, std::size_t n);
 void bench_write(suite& s, std::size_t n);     // programs.cpp: sv::write, sv::combining_write
 void bench_programs(suite& s, std::size_t n);  // programs.cpp: MIS, BFS, components, primes
 void bench_streams(suite& s, std::size_t n);   // programs.cpp: two programs on two streams
+void bench_calls(suite& s);                    // programs.cpp: many small calls (a BFS over a path), host cost per call
 std::vector<std::size_t> program_sizes(const options& o);
 
 }  // namespace bench

@@ -56,7 +56,7 @@ std::string range_label(const std::vector<std::size_t>& v) {
     std::puts(
         "scanvec_bench [--out DIR] [--quick] [--sizes 16,20,24,28] [--growth 10,12,...|none]\n"
         "              [--nested 26] [--keys64 24] [--only FAMILY,...]\n"
-        "families: map scan reduce histogram segmented_scan permute back_permute split sort sortkeys sort64 nested write programs streams growth\n"
+        "families: map scan reduce histogram segmented_scan permute back_permute split sort sortkeys sort64 nested write programs streams calls growth\n"
         "sizes are exponents of two (or lengths, when 48 or more)");
     std::exit(rc);
 }
@@ -245,6 +245,10 @@ int main(int argc, char** argv) try {
     if (opt.wants("streams")) {  // small programs, where a second stream has room on the GPU
         for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 20})
             failures += run(s, "streams", n, [&] { bench_streams(s, n); });
+        save(s);
+    }
+    if (opt.wants("calls")) {  // many small calls: a BFS over a path, the host cost of one call
+        failures += run(s, "calls", 20000, [&] { bench_calls(s); });
         save(s);
     }
     // The cost-growth view: the int32 scan and sorts at every growth size (time per element in growth.csv).

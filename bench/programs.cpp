@@ -24,6 +24,8 @@
 #include <scanvec/algorithms/connected_components.hpp>
 #include <scanvec/algorithms/maximal_independent_set.hpp>
 #include <scanvec/algorithms/primes.hpp>
+#include <scanvec/algorithms/radix_sort.hpp>
+#include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/write.hpp>
@@ -41,6 +43,12 @@
 #  include <thrust/fill.h>
 #  include <thrust/for_each.h>
 #  include <thrust/scatter.h>
+#  include <thrust/gather.h>
+#  include <thrust/transform.h>
+#  include <cub/device/device_partition.cuh>
+#  include <cub/device/device_radix_sort.cuh>
+#  include <cub/device/device_scan.cuh>
+#  include <cub/device/device_select.cuh>
 #endif
 
 namespace bench {
@@ -99,7 +107,7 @@ void combining_rows(suite& s, std::size_t n, std::size_t slots, const char* impl
 
 // ---- the programs' inputs and their sequential versions -------------------------
 
-/// A random undirected graph: its edge list on the device and the host, and its symmetric compressed rows.
+/// An undirected graph: its edge list on the device and the host, and its symmetric compressed rows.
 struct graph {
     std::size_t n = 0;
     sv::vector<int> from, to;
@@ -109,13 +117,14 @@ struct graph {
     sv::nested<int> adj;
 };
 
-graph random_graph(std::size_t n, std::size_t m) {
+graph graph_of_edges(std::size_t n, sv::vector<int> from, sv::vector<int> to) {
     graph g;
     g.n = n;
-    g.from = tabulate<int>(m, random_slot{21, n});
-    g.to = tabulate<int>(m, random_slot{22, n});
+    g.from = std::move(from);
+    g.to = std::move(to);
     g.h_from = g.from.to_host();
     g.h_to = g.to.to_host();
+    const std::size_t m = g.h_from.size();
     g.h_offsets.assign(n + 1, 0);
     for (std::size_t k = 0; k < m; ++k) ++g.h_offsets[g.h_from[k] + 1], ++g.h_offsets[g.h_to[k] + 1];
     std::partial_sum(g.h_offsets.begin(), g.h_offsets.end(), g.h_offsets.begin());
@@ -127,6 +136,19 @@ graph random_graph(std::size_t n, std::size_t m) {
     }
     g.adj = sv::nested<int>(sv::vector<int>(g.h_targets), sv::segments::from_offsets(sv::vector<sv::index_t>(g.h_offsets)));
     return g;
+}
+
+/// A random graph of n vertices and m edges.
+graph random_graph(std::size_t n, std::size_t m) {
+    return graph_of_edges(n, tabulate<int>(m, random_slot{21, n}), tabulate<int>(m, random_slot{22, n}));
+}
+
+/// The path 0 - 1 - ... - n-1: a BFS from its middle has n/2 levels of one or two vertices.
+graph path_graph(std::size_t n) {
+    std::vector<int> from(n - 1), to(n - 1);
+    std::iota(from.begin(), from.end(), 0);
+    std::iota(to.begin(), to.end(), 1);
+    return graph_of_edges(n, sv::vector<int>(from), sv::vector<int>(to));
 }
 
 /// Greedy MIS in vertex order.
@@ -278,6 +300,55 @@ void bench_write(suite& s, std::size_t n) {
     combining_rows(s, n, 256, "sv::combining_write (+, 256 slots)", "combining +, n values into 256 slots (histogram)");
 }
 
+/// Breadth-first search from `source` (symmetric compressed rows) against the
+/// sequential queue BFS and, on CUDA, a Thrust BFS (one kernel and one count read per level).
+void bfs_rows(suite& s, const graph& g, const std::string& shape, int source, const char* family = "programs") {
+    const std::size_t n = g.n;
+    const auto want = sequential_bfs(g, source);
+    std::vector<sv::index_t> dist;
+    config c(s, family, shape, "int32", n);
+    c.keys(0);
+    c.alternative("sequential queue BFS (host CPU)", "sequential", [&] { dist = sequential_bfs(g, source); });
+#if defined(SCANVEC_BACKEND_CUDA)
+    sv::vector<int> parent(n, sv::no_init), distance(n, sv::no_init), queue_a(n, sv::no_init), queue_b(n, sv::no_init);
+    sv::vector<int> count(1, sv::no_init);
+    c.alternative("Thrust BFS (frontier queue, atomicCAS)", "thrust BFS", [&] {
+        thrust::fill(thrust::device, parent.begin(), parent.end(), -1);
+        thrust::fill(thrust::device, distance.begin(), distance.end(), -1);
+        parent.set(source, source);
+        distance.set(source, 0);
+        queue_a.set(0, source);
+        int size = 1;
+        int* cur = queue_a.data();
+        int* nxt = queue_b.data();
+        for (int level = 1; size > 0; ++level) {
+            cuda_check(cudaMemsetAsync(count.data(), 0, sizeof(int), 0), "cudaMemsetAsync");
+            thrust::for_each_n(thrust::device, thrust::counting_iterator<int>(0), size,
+                               expand_frontier{g.adj.segments().offsets().data(), g.adj.values().data(),
+                                               parent.data(), distance.data(), cur, nxt, count.data(), level});
+            cuda_check(cudaMemcpy(&size, count.data(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
+            std::swap(cur, nxt);
+        }
+    });
+#endif
+    c.scanvec_call("sv::breadth_first_search",
+                   [&](std::string& note) {
+                       sv::trace t;
+                       auto tree = sv::breadth_first_search(g.adj, source);
+                       auto got = tree.distance.to_host();
+                       note = with_steps(t, "levels " + std::to_string(*std::max_element(want.begin(), want.end()) + 1));
+                       if (got != want) return std::string("distances differ from the sequential BFS");
+#if defined(SCANVEC_BACKEND_CUDA)
+                       auto thrust_distance = distance.to_host();  // the Thrust version's, from its last call
+                       if (!std::equal(thrust_distance.begin(), thrust_distance.end(), want.begin()))
+                           return std::string("the Thrust BFS's distances differ from the sequential BFS");
+#endif
+                       return std::string();
+                   },
+                   [&] { auto r = sv::breadth_first_search(g.adj, source); });
+    c.finish();
+}
+
 std::vector<std::size_t> program_sizes(const options& o) {
     if (o.quick) return {std::size_t(1) << 16};
 #if defined(SCANVEC_BACKEND_CUDA)
@@ -309,52 +380,7 @@ void bench_programs(suite& s, std::size_t n) {
                        [&] { auto r = sv::maximal_independent_set(g.n, g.from, g.to, 1); });
         c.finish();
     }
-    // breadth-first search from vertex 0 (symmetric compressed rows)
-    {
-        const auto want = sequential_bfs(g, 0);
-        std::vector<sv::index_t> dist;
-        config c(s, "programs", shape + ", BFS from 0", "int32", n);
-        c.keys(0);
-        c.alternative("sequential queue BFS (host CPU)", "sequential", [&] { dist = sequential_bfs(g, 0); });
-#if defined(SCANVEC_BACKEND_CUDA)
-        sv::vector<int> parent(n, sv::no_init), distance(n, sv::no_init), queue_a(n, sv::no_init), queue_b(n, sv::no_init);
-        sv::vector<int> count(1, sv::no_init);
-        c.alternative("Thrust BFS (frontier queue, atomicCAS)", "thrust BFS", [&] {
-            thrust::fill(thrust::device, parent.begin(), parent.end(), -1);
-            thrust::fill(thrust::device, distance.begin(), distance.end(), -1);
-            parent.set(0, 0);
-            distance.set(0, 0);
-            queue_a.set(0, 0);
-            int size = 1;
-            int* cur = queue_a.data();
-            int* nxt = queue_b.data();
-            for (int level = 1; size > 0; ++level) {
-                cuda_check(cudaMemsetAsync(count.data(), 0, sizeof(int), 0), "cudaMemsetAsync");
-                thrust::for_each_n(thrust::device, thrust::counting_iterator<int>(0), size,
-                                   expand_frontier{g.adj.segments().offsets().data(), g.adj.values().data(),
-                                                   parent.data(), distance.data(), cur, nxt, count.data(), level});
-                cuda_check(cudaMemcpy(&size, count.data(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
-                std::swap(cur, nxt);
-            }
-        });
-#endif
-        c.scanvec_call("sv::breadth_first_search",
-                       [&](std::string& note) {
-                           sv::trace t;
-                           auto tree = sv::breadth_first_search(g.adj, 0);
-                           auto got = tree.distance.to_host();
-                           note = with_steps(t, "levels " + std::to_string(*std::max_element(want.begin(), want.end()) + 1));
-                           if (got != want) return std::string("distances differ from the sequential BFS");
-#if defined(SCANVEC_BACKEND_CUDA)
-                           auto thrust_distance = distance.to_host();  // the Thrust version's, from its last call
-                           if (!std::equal(thrust_distance.begin(), thrust_distance.end(), want.begin()))
-                               return std::string("the Thrust BFS's distances differ from the sequential BFS");
-#endif
-                           return std::string();
-                       },
-                       [&] { auto r = sv::breadth_first_search(g.adj, 0); });
-        c.finish();
-    }
+    bfs_rows(s, g, shape + ", BFS from 0", 0);  // symmetric compressed rows
     // connected components by random mate (edge list) against union-find
     {
         const auto want = sequential_components(g);
@@ -477,6 +503,119 @@ void bench_streams(suite& s, std::size_t n) {
 #if defined(SCANVEC_BACKEND_CUDA)
     cuda_check(cudaStreamDestroy(s1), "cudaStreamDestroy");
     cuda_check(cudaStreamDestroy(s2), "cudaStreamDestroy");
+#endif
+}
+
+}  // namespace bench
+
+namespace bench {
+namespace {
+
+/// The host time of one call when nothing waits between calls: `calls` calls
+/// back to back, the device synchronised before and after (median of 7).
+stats host_cost(const action& run, int calls = 100) {
+    run();
+    sync();
+    std::vector<double> t;
+    for (int rep = 0; rep < 7; ++rep) {
+        sync();
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < calls; ++i) run();
+        t.push_back(wall_ms(t0) / calls);
+        sync();
+    }
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t.front(), calls};
+}
+
+void host_cost_row(suite& s, std::size_t n, const std::string& impl, const action& run, const std::string& alt,
+                   const std::string& alt_short, const action& alt_run) {
+    row r;
+    r.family = "calls";
+    r.input = "host time per call, 100 calls in a row";
+    r.type = "int32";
+    r.n = n;
+    r.impl = impl;
+    r.alt = alt;
+    r.alt_short = alt_short;
+    r.check = "ok";
+    try {
+        r.alt_t = host_cost(alt_run);
+        r.sv = host_cost(run);
+    } catch (const std::exception& e) {
+        r.check = std::string("error: ") + e.what();
+    }
+    std::printf("  %-14s host per call n=%-8zu %-36s %10.4f ms (%s %.4f ms)\n", "calls", n, impl.c_str(),
+                r.sv.median_ms, alt_short.c_str(), r.alt_t.median_ms);
+    if (s.emit_rows) s.rows.push_back(r);
+}
+
+struct is_odd {
+    SCANVEC_HD bool operator()(int v) const { return (v & 1) != 0; }
+};
+struct plus_one {
+    SCANVEC_HD int operator()(int v) const { return v + 1; }
+};
+
+}  // namespace
+
+/// Many small calls: the BFS over a path (10^4 levels of about ten calls each),
+/// and what one call costs the host where nothing needs to wait (the calls the
+/// model queues) or where the call reads a result back (its alternative then too).
+void bench_calls(suite& s) {
+    bfs_rows(s, path_graph(20000), "path of 20000 vertices, BFS from the middle (10^4 levels)", 10000, "calls");
+
+    const std::size_t n = 1024;
+    const auto a = small_values<int>(n);
+    const auto perm = random_permutation(n);
+    const sv::vector<bool> flags = sv::map(is_odd{}, a);
+    sv::vector<int> out(n, sv::no_init), keep(n, sv::no_init);
+#if defined(SCANVEC_BACKEND_CUDA)
+    auto nosync = thrust::cuda::par_nosync;
+    cub_call cub_scan([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSum(t, b, a.data(), out.data(), int(n)); });
+    pinned<int> count;
+    cub_call cub_select([&](void* t, std::size_t& b) {
+        return cub::DeviceSelect::Flagged(t, b, a.data(), flags.data(), keep.data(), count.get(), int(n));
+    });
+    cub_call cub_partition([&](void* t, std::size_t& b) {
+        return cub::DevicePartition::Flagged(t, b, a.data(), flags.data(), out.data(), count.get(), int(n));
+    });
+    sv::vector<int> sorted(n, sv::no_init);
+    cub_call cub_sort([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, a.data(), sorted.data(), int(n));
+    });
+    host_cost_row(s, n, "sv::map (a new vector)", [&] { auto r = sv::map(plus_one{}, a); },
+                  "thrust::transform (par_nosync)", "thrust transform",
+                  [&] { thrust::transform(nosync, a.begin(), a.end(), out.begin(), plus_one{}); });
+    host_cost_row(s, n, "sv::scan", [&] { auto r = sv::scan(a); }, "cub::DeviceScan::ExclusiveSum", "cub scan",
+                  [&] { cub_scan(); });
+    host_cost_row(s, n, "sv::permute (checked: reads its verdict)", [&] { auto r = sv::permute(a, perm); },
+                  "thrust::scatter (par_nosync)", "thrust scatter",
+                  [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::permute (unchecked)", [&] { auto r = sv::permute(a, perm, sv::unchecked); },
+                  "thrust::scatter (par_nosync)", "thrust scatter",
+                  [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::back_permute (checked: reads its verdict)", [&] { auto r = sv::back_permute(a, perm); },
+                  "thrust::gather (par_nosync)", "thrust gather",
+                  [&] { thrust::gather(nosync, perm.begin(), perm.end(), a.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::pack (reads its count)", [&] { auto r = sv::pack(a, flags); },
+                  "cub::DeviceSelect::Flagged + count read", "cub select + read", [&] {
+                      cub_select();
+                      cuda_check(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+                  });
+    host_cost_row(s, n, "sv::split", [&] { auto r = sv::split(a, flags); }, "cub::DevicePartition::Flagged",
+                  "cub partition", [&] { cub_partition(); });
+    host_cost_row(s, n, "sv::radix_sort", [&] { auto r = sv::radix_sort(a); }, "cub::DeviceRadixSort::SortKeys",
+                  "cub radix sort", [&] { cub_sort(); });
+    host_cost_row(s, n, "sv::write (unchecked, moved in)", [&] { out = sv::write(std::move(out), perm, a, sv::unchecked); },
+                  "thrust::scatter (par_nosync)", "thrust scatter",
+                  [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
+#else
+    (void)keep;
+    auto loop_map = [&] { int* o = out.data(); const int* x = a.data(); for (std::size_t i = 0; i < n; ++i) o[i] = x[i] + 1; };
+    host_cost_row(s, n, "sv::map (a new vector)", [&] { auto r = sv::map(plus_one{}, a); }, "sequential loop", "loop", loop_map);
+    host_cost_row(s, n, "sv::scan", [&] { auto r = sv::scan(a); }, "sequential loop", "loop",
+                  [&] { std::exclusive_scan(a.data(), a.data() + n, out.data(), 0); });
 #endif
 }
 

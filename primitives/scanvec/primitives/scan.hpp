@@ -155,15 +155,19 @@ template <class T> struct scan_result {
     std::size_t size() const { return values.size(); }
 };
 
-/// The exclusive scan and its total; the total is r[n-1] op a[n-1], read
-/// from the ends of the vectors, not a second pass over the data.
+/// The exclusive scan and its total, from one pass (the scan runs one item
+/// further; the values keep that slot as spare capacity).
 /// O(n) work, one step; waits for the device (the total comes to the host).
 template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_total(const A& a, Op op = {}) {
     using T = value_t<A>;
     return detail::labelled("scan_total", a.size(), [&] {
-        scan_result<T> res{vector<T>(a.size(), no_init), detail::identity_of<T>(op)};
-        detail::scan_into<false, false>(a, res.values, op, detail::identity_of<value_t<A>>(op));
-        if (!a.empty()) res.total = op(res.values[a.size() - 1], detail::element_at(a, a.size() - 1));
+        const std::size_t n = a.size();
+        const T identity = detail::identity_of<T>(op);
+        scan_result<T> res{vector<T>(n + 1, no_init), identity};
+        detail::exclusive_scan_with_total_n(detail::reader(a), n, detail::writer(res.values), op, identity,
+                                            current_stream());
+        res.total = res.values[n];
+        res.values.resize(n);
         return res;
     }, a);
 }

@@ -34,6 +34,8 @@
 // segments, and no kernel is launched per segment.
 #pragma once
 
+#include <optional>
+
 #include <scanvec/primitives/detail/permute_placement.hpp>
 #include <scanvec/primitives/detail/segment_functors.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
@@ -73,21 +75,27 @@ public:
             const std::size_t m = lengths.size();
             const stream_t s = current_stream();
 #if SCANVEC_CHECKS
-            if constexpr (std::is_signed_v<value_t<Lengths>>) {
-                auto neg = detail::first_index_where(
-                    detail::is_negative_at<decltype(detail::reader(lengths))>{detail::reader(lengths)}, m, s);
+            // queued: its verdict and the total come back with one wait
+            std::optional<device_value<index_t>> negative;
+            if constexpr (std::is_signed_v<value_t<Lengths>>)
+                if (m) negative = detail::first_index_where_queued(
+                           detail::is_negative_at<decltype(detail::reader(lengths))>{detail::reader(lengths)}, m, s);
+#endif
+            // Offsets = the exclusive +-scan of the lengths, the total at offsets[m]
+            vector<index_t> off(m + 1, no_init);
+            detail::exclusive_scan_with_total_n(
+                thrust::make_transform_iterator(detail::reader(lengths), detail::convert_to<index_t>{}), m,
+                off.data(), plus<index_t>{}, index_t(0), s);
+            const pending_value<index_t> last(off.data() + m, s);
+#if SCANVEC_CHECKS
+            if (negative) {
+                const index_t neg = detail::found_at(negative->get());
                 if (neg >= 0)
                     throw index_error("segments::from_lengths: lengths[" + std::to_string(neg) + "] = " +
                                       std::to_string((long long)detail::element_at(lengths, neg)) + " is negative");
             }
 #endif
-            // Offsets = 0, then the inclusive +-scan of the lengths
-            vector<index_t> off(m + 1, no_init);
-            off.set(0, 0);
-            detail::inclusive_scan_n(thrust::make_transform_iterator(detail::reader(lengths),
-                                                                     detail::convert_to<index_t>{}),
-                                     m, off.data() + 1, plus<index_t>{}, s);
-            const index_t total = m ? off[m] : 0;
+            const index_t total = last.get();
             return basic_segments(std::move(off), total, -1);
         });
     }

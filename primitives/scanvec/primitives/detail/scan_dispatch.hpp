@@ -31,6 +31,8 @@
 #endif
 #include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <cstdint>
 #include <limits>
@@ -113,6 +115,27 @@ void exclusive_scan_n(In in, std::size_t n, Out out, Op op, T init, stream_t s) 
     (void)s;
     omp_scan<true>(in, index_t(n), out, op, init);
 #endif
+}
+
+/// min(i, last): reads past the end repeat the last element.
+struct clamp_to {
+    index_t last;
+    SCANVEC_HD index_t operator()(index_t i) const { return i < last ? i : last; }
+};
+
+/// The exclusive scan of in[0..n) and its total in one pass: out[0..n] gets
+/// n + 1 values, out[n] the total. The scan runs over n + 1 items whose last
+/// repeats in[n-1]; an exclusive scan never folds its last item in.
+template <class In, class Out, class Op, class T>
+void exclusive_scan_with_total_n(In in, std::size_t n, Out out, Op op, T init, stream_t s) {
+    if (n == 0) {
+        thrust::fill_n(policy(s), out, 1, init);
+        backend::check_launch("exclusive scan (empty)");
+        return;
+    }
+    auto repeat_last = thrust::make_permutation_iterator(
+        in, thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), clamp_to{index_t(n - 1)}));
+    exclusive_scan_n(repeat_last, n + 1, out, op, init, s);
 }
 
 /// Scans of the values in[0..n) that restart wherever a segment starts:

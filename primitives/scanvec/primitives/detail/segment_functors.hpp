@@ -27,10 +27,19 @@ template <class Bad> struct first_where {
         return bad(k) ? k : std::numeric_limits<index_t>::max();
     }
 };
-template <class Bad> index_t first_index_where(Bad bad, std::size_t n, stream_t s) {
+/// The search queued on the device: its result, read with found_at(r.get()) when the
+/// host needs it (a caller that queues more work first waits once for both).
+template <class Bad> device_value<index_t> first_index_where_queued(Bad bad, std::size_t n, stream_t s) {
     auto in = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), first_where<Bad>{bad});
-    const index_t k = reduce_n(in, n, min<index_t>{}, std::numeric_limits<index_t>::max(), s);
-    return k == std::numeric_limits<index_t>::max() ? -1 : k;
+    device_value<index_t> r(s);
+    reduce_into(in, n, min<index_t>{}, std::numeric_limits<index_t>::max(), r.ptr(), s);
+    return r;
+}
+/// -1 for "none found", else k.
+inline index_t found_at(index_t k) { return k == std::numeric_limits<index_t>::max() ? -1 : k; }
+template <class Bad> index_t first_index_where(Bad bad, std::size_t n, stream_t s) {
+    if (n == 0) return -1;
+    return found_at(first_index_where_queued(bad, n, s).get());
 }
 
 template <class It> struct is_negative_at {
