@@ -139,6 +139,29 @@ TEST_CASE("permute checks 2^25 + 7 indices before it moves them") {
 }
 #endif
 
+TEST_CASE("checks past one block name the first bad position, and the next call starts clean") {
+    // many blocks on CUDA (their partial verdicts fold in the last block), a
+    // failing call followed by passing ones (the check's state is reused)
+    const std::size_t n = 100003;
+    auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
+    auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i * 3); }, sv::lazy::index(n));
+    auto two_outside = sv::map(
+        SCANVEC_FN(int j, sv::index_t i) { return i == 70001 ? -5 : i == 90001 ? int(n) : j; }, reversed,
+        sv::lazy::index(n));
+    for (int round = 0; round < 2; ++round) {
+        CHECK_THROWS_WITH_AS(sv::permute(a, two_outside), doctest::Contains("idx[70001]"), sv::index_error);
+        CHECK_THROWS_WITH_AS(sv::back_permute(a, two_outside), doctest::Contains("idx[70001]"), sv::index_error);
+        auto repeat = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == 99999 ? int(n - 1 - 3) : j; }, reversed,
+                              sv::lazy::index(n));
+        CHECK_THROWS_WITH_AS(sv::permute(a, repeat), doctest::Contains("at idx[3] and idx[99999]"), sv::index_error);
+        auto r = sv::permute(a, reversed);
+        CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int x, sv::index_t i) { return x != int((n - 1 - i) * 3); }, r,
+                                      sv::lazy::index(n))) == 0);
+        auto b = sv::back_permute(a, reversed);
+        CHECK(b.to_host() == r.to_host());
+    }
+}
+
 TEST_CASE("empty vectors are valid input everywhere") {
     sv::vector<int> e;
     sv::vector<bool> ef;

@@ -7,6 +7,8 @@
 // Flags are sv::vector<bool> or any integral sequence, read as nonzero = true.
 #pragma once
 
+#include <scanvec/primitives/detail/scan_policy.hpp>
+
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
 
@@ -51,16 +53,28 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
     detail::expect_flags<Flags>();
     return detail::labelled("pack", a.size(), [&] {
         detail::expect_same_length("pack", a.size(), flags.size());
-        // Index = enumerate(Flags); Count = its total
-        auto index = scan_total(lazy::map(detail::flag_to_count{}, flags));
+        const std::size_t n = a.size();
+        const stream_t s = current_stream();
+        // Index = enumerate(Flags), with the count at Index[n]
+        vector<index_t> index(n + 1, no_init);
+        detail::exclusive_scan_with_total_n(detail::reader(lazy::map(detail::flag_to_count{}, flags)), n,
+                                            index.data(), plus<index_t>{}, index_t(0), s);
         // permute the flagged elements to Index
-        vector<value_t<A>> r(std::size_t(index.total), no_init);
-        if (!a.empty()) {
+        auto scatter = [&](vector<value_t<A>>& r) {
+            if (n == 0) return;
             auto in = detail::reader(a);
-            thrust::scatter_if(detail::policy(current_stream()), in, in + a.size(), index.values.begin(),
+            thrust::scatter_if(detail::policy(s), in, in + n, index.begin(),
                                detail::map_iterator(detail::is_set{}, flags), detail::writer(r));
             backend::check_launch("pack");
+        };
+        if (n <= detail::pack_policy::scatter_before_count_max) {  // queue the scatter, then wait once
+            vector<value_t<A>> r(n, no_init);
+            scatter(r);
+            r.resize(std::size_t(index[n]));
+            return r;
         }
+        vector<value_t<A>> r(std::size_t(index[n]), no_init);
+        scatter(r);
         return r;
     }, a, flags);
 }

@@ -12,6 +12,10 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
+#include <scanvec/primitives/detail/permutation_fingerprint.hpp>
+#if defined(SCANVEC_BACKEND_CUDA)
+#  include <scanvec/primitives/detail/permute_fused_check.hpp>
+#endif
 #include <scanvec/primitives/detail/permute_omp.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
@@ -32,9 +36,6 @@
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
-
-/// An index value read as a signed position, and whether it lies in [0, bound).
-SCANVEC_HD inline bool in_range(long long j, index_t bound) { return j >= 0 && j < bound; }
 
 /// Records the first position whose index is out of range (and, for permute,
 /// the first position whose index was already taken), in one pass.
@@ -210,70 +211,6 @@ private:
     runtime::scratch state_;
 };
 
-// Lipton's multiset fingerprint. idx (n values, all in [0, n)) is a
-// permutation iff the multisets {idx[i]} and {i} are equal, i.e. iff the
-// polynomials prod (X - idx[i]) and prod (X - i) are equal. Over the prime
-// p = 2^61 - 1 their difference, when not zero, has degree below n and so at
-// most n - 1 roots: at a random point x the products differ except with
-// probability below n/p (2^-33 at 2^28 elements); two independent points
-// make it below (n/p)^2, 2^-66. The points are drawn once per process from
-// std::random_device, so no input can be built to match them.
-inline constexpr std::uint64_t mersenne61 = (std::uint64_t(1) << 61) - 1;
-
-/// a * b mod 2^61 - 1, for a, b < 2^61 - 1.
-SCANVEC_HD inline std::uint64_t mul_mod61(std::uint64_t a, std::uint64_t b) {
-#if defined(__CUDA_ARCH__)
-    const std::uint64_t lo = a * b, hi = __umul64hi(a, b);
-#else
-    const unsigned __int128 w = static_cast<unsigned __int128>(a) * b;
-    const std::uint64_t lo = std::uint64_t(w), hi = std::uint64_t(w >> 64);
-#endif
-    // a*b = (hi:lo) = (hi*8 + lo/2^61) * 2^61 + lo mod 2^61, and 2^61 = 1 mod p
-    const std::uint64_t r = (lo & mersenne61) + ((lo >> 61) | (hi << 3));
-    return r >= mersenne61 ? r - mersenne61 : r;
-}
-
-/// The two products at each point, and the first out-of-range position (~0: none).
-struct permutation_fingerprint {
-    std::uint64_t of_idx[2];  // prod (x_k - idx[i])
-    std::uint64_t of_pos[2];  // prod (x_k - i)
-    unsigned long long first_bad;
-};
-
-struct fingerprint_product {
-    static constexpr bool commutative = true;
-    SCANVEC_HD permutation_fingerprint operator()(const permutation_fingerprint& a,
-                                                  const permutation_fingerprint& b) const {
-        return {{mul_mod61(a.of_idx[0], b.of_idx[0]), mul_mod61(a.of_idx[1], b.of_idx[1])},
-                {mul_mod61(a.of_pos[0], b.of_pos[0]), mul_mod61(a.of_pos[1], b.of_pos[1])},
-                a.first_bad < b.first_bad ? a.first_bad : b.first_bad};
-    }
-    static permutation_fingerprint identity() { return {{1, 1}, {1, 1}, ~0ull}; }
-};
-
-/// Position i's factors (x_k - idx[i], x_k - i), or its position if idx[i] is out of range.
-template <class IdxIt> struct fingerprint_factors {
-    IdxIt idx;
-    index_t bound;
-    std::uint64_t x[2];  // in [2^60, p): above every position, so no factor is 0
-    SCANVEC_HD permutation_fingerprint operator()(index_t i) const {
-        const auto j = static_cast<long long>(idx[i]);
-        if (!in_range(j, bound)) return {{1, 1}, {1, 1}, (unsigned long long)i};
-        return {{x[0] - std::uint64_t(j), x[1] - std::uint64_t(j)}, {x[0] - std::uint64_t(i), x[1] - std::uint64_t(i)}, ~0ull};
-    }
-};
-
-/// The two random points, drawn once per process.
-inline const std::array<std::uint64_t, 2>& fingerprint_points() {
-    static const std::array<std::uint64_t, 2> points = [] {
-        std::random_device device;
-        std::seed_seq seed{device(), device(), device(), device()};
-        std::mt19937_64 rng(seed);
-        std::uniform_int_distribution<std::uint64_t> in(std::uint64_t(1) << 60, mersenne61 - 1);
-        return std::array<std::uint64_t, 2>{in(rng), in(rng)};
-    }();
-    return points;
-}
 
 /// Throws index_error unless idx (length n) is a permutation of 0..n-1: the
 /// first out-of-range position, else the first repeat. One pass over idx and
@@ -306,6 +243,15 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
             throw index_error("permute: idx is not a permutation");
         }
     }
+#  if defined(SCANVEC_BACKEND_CUDA)
+    // check and move in one launch, whatever n
+    const auto verdict = scatter_checked(reader(idx), reader(a), writer(r), index_t(n));
+    if (verdict[0] != ~0ull) throw_out_of_range("permute", idx, verdict[0], n);
+    if (verdict[1] != 0) {
+        check_indices("permute", idx, n, true);  // names the first repeat
+        throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+    }
+#  else
     if (n > fused_permute_check_max) {  // check (one read of idx), then move
         expect_permutation("permute", idx, n);
         scatter_into(a, idx, r);
@@ -318,6 +264,7 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
                        scatter_flipping<decltype(flip.idx), decltype(reader(a)), decltype(writer(r))>{
                            flip, reader(a), writer(r)});
     check.verdict();
+#  endif
 #else
     scatter_into(a, idx, r);
 #endif
@@ -330,14 +277,22 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
     auto i = reader(idx);
     auto s = current_stream();
 #if SCANVEC_CHECKS
+#  if defined(SCANVEC_BACKEND_CUDA)
+    check_state state;  // its first_bad starts at ~0: no launch clears it
+    auto* first_bad = state.first_bad();
+#  else
     runtime::scratch state(sizeof(unsigned long long));
     auto* first_bad = state.as<unsigned long long>();
-    backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (index check init)");
+    *first_bad = ~0ull;
+#  endif
     thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
                       checked_gather<T, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
     backend::check_launch("back_permute");
-    unsigned long long bad;
-    backend::read_small(&bad, first_bad, sizeof(bad), s, "back_permute (index check result)");
+#  if defined(SCANVEC_BACKEND_CUDA)
+    const unsigned long long bad = state.read_first_bad("back_permute (index check result)");
+#  else
+    const unsigned long long bad = *first_bad;
+#  endif
     if (bad != ~0ull) throw_out_of_range("back_permute", idx, bad, a.size());
 #else
     thrust::gather(policy(s), i, i + idx.size(), reader(a), writer(r));

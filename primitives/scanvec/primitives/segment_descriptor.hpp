@@ -237,8 +237,15 @@ public:
     /// The segment number of every element.
     vector<index_t> ids() const {
         return detail::labelled("segments::ids", total(), [&] {
-            vector<index_t> r(total(), no_init);
-            for_each_element(detail::store_id{r.data()});
+            // Marks <- k at the start of each non-empty segment k; Ids <- max-scan(Marks).
+            // Queued: empty segments need no list of their own (and no count read back).
+            const std::size_t n = total();
+            vector<index_t> marks(n), r(n, no_init);
+            if (n == 0) return r;
+            thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), count(),
+                               detail::mark_segment_number{st().offsets.data(), marks.data()});
+            backend::check_launch("segments::ids");
+            detail::inclusive_scan_n(marks.data(), n, r.data(), max<index_t>{}, current_stream());
             return r;
         });
     }

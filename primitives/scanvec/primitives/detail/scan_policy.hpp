@@ -1,7 +1,7 @@
-// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans on the host.
+// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans on the host, and of pack.
 //
 // Every constant that decides how the host backend's scans run
-// (detail/scan_omp.hpp), with the reason for it. What they measured:
+// (detail/scan_omp.hpp), and when pack waits (enumerate_pack.hpp), with the reason for it. What they measured:
 // docs/design/scans-and-reductions.md.
 #pragma once
 
@@ -15,6 +15,16 @@ struct host_scan_policy {
     /// the second thread saves on 2^14 elements, and the values stay in the
     /// caller's cache.
     static constexpr index_t min_parallel = index_t(1) << 14;
+};
+
+struct pack_policy {
+    /// Up to this many elements pack writes into a result as long as its input
+    /// and reads the count last: the scatter is queued before the one wait,
+    /// so the host's launch of it overlaps the scan (for small vectors, where
+    /// latency rules). The result then holds up to n elements of spare
+    /// capacity (4 MiB of int32 at most). Longer inputs read the count first
+    /// and allocate exactly.
+    static constexpr std::size_t scatter_before_count_max = std::size_t(1) << 20;
 };
 
 }  SCANVEC_NAMESPACE_END  // detail

@@ -87,9 +87,15 @@ template <class F> struct with_segment {
 };
 
 /// Writes the segment number of every element.
-struct store_id {
-    index_t* ids;
-    SCANVEC_HD void operator()(index_t i, index_t k) const { ids[i] = k; }
+/// Writes k at the first position of segment k when it is not empty: one
+/// writer per position (empty segments before it share its offset), so a
+/// max-scan of the marks (zeros elsewhere) is every element's segment number.
+struct mark_segment_number {
+    const index_t* off;
+    index_t* marks;
+    SCANVEC_HD void operator()(index_t k) const {
+        if (off[k + 1] != off[k]) marks[off[k]] = k;
+    }
 };
 
 

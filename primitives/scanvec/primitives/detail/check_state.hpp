@@ -1,0 +1,104 @@
+// scanvec/primitives/detail/check_state.hpp - device state that the checks leave as they found it (CUDA).
+//
+// A check's state must start cleared: its counter of finished blocks at 0,
+// its first bad position at ~0. Clearing it before every call is a launch of
+// its own, which for a small vector costs as much as the check. So each host
+// thread keeps one block of state per device, cleared once when it is made;
+// the kernel that reads the state last clears it again, and the host marks it
+// clean only once it has read that kernel's verdict. A call that is left by an
+// exception before that leaves the block marked dirty, and the next call
+// clears it first.
+//
+// The block comes from cudaMalloc, not from the runtime's cache: it stays for
+// the thread's life (check_state_policy::bytes per thread and device).
+#pragma once
+
+#include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/stream.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <deque>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+struct check_state_policy {
+    /// Per-block partial results a check may store (one slot of `slot_bytes`
+    /// per block of its kernel): the kernels launch at most this many blocks.
+    static constexpr std::size_t max_blocks = 2048;
+    static constexpr std::size_t slot_bytes = 48;
+    /// The header: the first bad position, the finished-block counter, the verdict.
+    static constexpr std::size_t header_bytes = 64;
+    static constexpr std::size_t bytes = header_bytes + max_blocks * slot_bytes;
+};
+
+/// This thread's state block on the current device, held for one check.
+class check_state {
+public:
+    check_state() : s_(current_stream()) {
+        int device = 0;
+        backend::check(cudaGetDevice(&device), "check state (cudaGetDevice)");
+        for (auto& b : blocks())
+            if (b.device == device && !b.busy) { block_ = &b; break; }
+        if (!block_) {
+            blocks().push_back({device, nullptr, false, false});
+            block_ = &blocks().back();
+            backend::check(cudaMalloc(&block_->p, check_state_policy::bytes), "check state (cudaMalloc)");
+        }
+        block_->busy = true;
+        if (!block_->clean) {
+            backend::check(cudaMemsetAsync(block_->p, 0, check_state_policy::header_bytes, s_), "check state (clear)");
+            backend::check(cudaMemsetAsync(first_bad(), 0xff, sizeof(unsigned long long), s_), "check state (clear)");
+        }
+        block_->clean = false;  // until the verdict has been read
+    }
+    check_state(const check_state&) = delete;
+    check_state& operator=(const check_state&) = delete;
+    ~check_state() { block_->busy = false; }
+
+    /// The first position found bad (atomic min; ~0: none). Clean: ~0.
+    unsigned long long* first_bad() const { return static_cast<unsigned long long*>(block_->p); }
+    /// Blocks of the kernel that have finished (the last one reads the rest). Clean: 0.
+    unsigned* blocks_done() const { return reinterpret_cast<unsigned*>(first_bad() + 1); }
+    /// What the last block found, for the host to read.
+    unsigned long long* verdict() const { return first_bad() + 2; }
+    /// Room for the kernel's per-block partial results.
+    void* partials() const { return static_cast<char*>(block_->p) + check_state_policy::header_bytes; }
+    stream_t stream() const { return s_; }
+
+    /// Reads the verdict's first `words` words (one wait); the state is clean again after it.
+    template <std::size_t Words> void read_verdict(unsigned long long (&out)[Words], const char* op) const {
+        backend::read_small(out, verdict(), sizeof(out), s_, op);
+        block_->clean = true;
+    }
+    /// Reads first_bad (one wait) and clears it again if a kernel set it.
+    unsigned long long read_first_bad(const char* op) const {
+        unsigned long long first;
+        backend::read_small(&first, first_bad(), sizeof(first), s_, op);
+        if (first != ~0ull) backend::check(cudaMemsetAsync(first_bad(), 0xff, sizeof(first), s_), op);
+        block_->clean = true;
+        return first;
+    }
+
+private:
+    struct block {
+        int device;
+        void* p;
+        bool clean, busy;
+    };
+    struct pool {
+        std::deque<block> v;  // references stay valid as blocks are added
+        ~pool() {
+            for (auto& b : v) (void)cudaFree(b.p);
+        }
+    };
+    static std::deque<block>& blocks() {
+        thread_local pool p;
+        return p.v;
+    }
+    block* block_ = nullptr;
+    stream_t s_;
+};
+
+}  SCANVEC_NAMESPACE_END  // detail
