@@ -19,8 +19,8 @@
 //           (K, Dst) <- pack((K, Dst), Keep)
 //           Via <- Via <- {(Dst[j], j)}                       one edge wins each vertex (collisions allowed)
 //           Won <- Via[Dst] = index(#Dst)
-//           F'  <- pack(Dst, Won)                             each newly reached vertex once
-//           Parent   <- Parent <- {(F'[i], F[K[Won]][i])}     its winning edge's source
+//           (K', F') <- pack((K, Dst), Won)                   each newly reached vertex once
+//           Parent   <- Parent <- {(F'[i], F[K'[i]])}         its winning edge's source
 //           Distance <- Distance <- {(F'[i], d)}
 //           F   <- F'
 //       (Parent, Distance)
@@ -72,6 +72,14 @@ struct same {
     SCANVEC_HD bool operator()(index_t a, index_t b) const { return a == b; }
 };
 
+/// An edge out of the frontier: the frontier position of its source, its target.
+/// (K, Dst) as one vector (a field per array), so one pack moves both.
+struct edge {
+    index_t k;
+    index_t dst;
+};
+SCANVEC_FIELDS(edge, k, dst)
+
 }  // namespace detail::bfs
 
 /// Breadth-first search from source over the directed graph whose vertex v has
@@ -98,22 +106,26 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
         for (index_t d = 1; !frontier.empty(); ++d) {
             // S <- allocate(Offsets[F + 1] - Offsets[F]); K <- segment-ids(S)
             segments s = allocate(lazy::back_permute(degree, frontier));
-            vector<index_t> k = s.ids();
+            vector<b::edge> e;
+            auto& k = e.field<&b::edge::k>();
+            auto& dst = e.field<&b::edge::dst>();
+            k = s.ids();
             // Dst <- Targets[Offsets[F[K]] + index(S)]: slot j of segment K reads edge Offsets[F[K]] + j - S.starts[K]
             vector<index_t> shift = map(b::difference{}, lazy::back_permute(offsets, frontier), s.starts());
             auto edge = lazy::map(b::sum{}, lazy::index(s.total()), lazy::back_permute(shift, k));
-            vector<index_t> dst = map(detail::to_position{}, lazy::back_permute(adj.values(), edge));
+            dst = map(detail::to_position{}, lazy::back_permute(adj.values(), edge));
             // Keep <- Parent[Dst] = -1; (K, Dst) <- pack((K, Dst), Keep)
             vector<bool> keep = map(b::unvisited{}, lazy::back_permute(t.parent, dst));
-            k = pack(k, keep);
-            vector<index_t> to = pack(dst, keep);
+            e = pack(e, keep);
             // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
+            const auto& to = e.field<&b::edge::dst>();
             via = write(std::move(via), to, lazy::index(to.size()), unchecked);
-            // Won <- Via[Dst] = index(#Dst); F' <- pack(Dst, Won)
+            // Won <- Via[Dst] = index(#Dst); (K', F') <- pack((K, Dst), Won)
             vector<bool> won = map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size()));
-            vector<index_t> reached = pack(to, won);
-            // Parent <- Parent <- {(F', F[K[Won]])}; Distance <- Distance <- {(F', d)}
-            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, pack(k, won)), unchecked);
+            e = pack(e, won);
+            vector<index_t> reached = std::move(e.field<&b::edge::dst>());
+            // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', d)}
+            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, e.field<&b::edge::k>()), unchecked);
             t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()), unchecked);
             // F <- F'
             frontier = std::move(reached);

@@ -43,6 +43,9 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
     constexpr int bits = 8 * sizeof(K);
     const int d = std::min(k, bits);  // digit width
     const index_t classes = index_t(1) << d;
+    // consecutive digits of the same keys: the runtime may run the passes as one
+    if constexpr (std::is_same_v<A, vector<value_t<A>>>)
+        if (auto r = multisplit_digit_run<K>(a, key_of)) return std::move(*r);
     // A <- multisplit(A, digit(A, 0, k), 2^k)
     auto r = multisplit(a, lazy::radix_digit(key_of(a), 0, d), classes);
     for (int lo = d; lo < bits; lo += d)

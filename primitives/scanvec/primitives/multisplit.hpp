@@ -41,7 +41,9 @@
 #  include <scanvec/primitives/detail/multisplit_omp.hpp>
 #endif
 
+#include <optional>
 #include <string>
+#include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
@@ -110,5 +112,36 @@ template <class A, class D> vector<value_t<A>> multisplit(const A& a, const D& d
         return r;
     }, a, digits);
 }
+
+namespace detail {
+
+/// The multisplits of a by the d-bit radix digits at bits 0, d, 2d, ... of the
+/// K keys key_of(a) (a itself or one of its fields), in that order, run as one
+/// where the backend can: on CUDA one run of CUB's radix sort over all the
+/// bits, which is those passes with one histogram read shared by every digit
+/// (docs/design/multisplit.md). Empty when they must run one by one: on the
+/// host, for distributed or lazy inputs, and while sv::trace watches (the
+/// trace shows each multisplit with its values).
+template <class K, class A, class KeyOf> std::optional<vector<value_t<A>>> multisplit_digit_run(const A& a, KeyOf key_of) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    using T = value_t<A>;
+    if constexpr (std::is_same_v<A, vector<T>> && std::is_same_v<std::decay_t<decltype(key_of(a))>, vector<K>>) {
+        if (runtime::observation().current) return std::nullopt;
+        return labelled("multisplit", a.size(), [&] {
+            vector<T> r(a.size(), no_init);
+            if (!a.empty()) sort_by_key_bits(key_of(a).data(), 0, int(8 * sizeof(K)), a, r, current_stream());
+            return r;
+        });
+    } else {
+        (void)a, (void)key_of;
+        return std::nullopt;
+    }
+#else
+    (void)a, (void)key_of;
+    return std::nullopt;
+#endif
+}
+
+}  // namespace detail
 
 SCANVEC_NAMESPACE_END

@@ -167,8 +167,15 @@ inline int multiprocessor_count(const char* op) {
     return sms;
 }
 
-/// Copies a small device value to the host through this thread's pinned
-/// buffer (a pageable copy costs several microseconds more) and waits for it.
+/// Copies bytes (at most 256) from src, memory the device reads, to dst,
+/// pinned host memory the device writes (unified addressing maps it).
+template <int = 0> __global__ void copy_to_pinned(const unsigned char* src, unsigned char* dst, unsigned bytes) {
+    for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x) dst[i] = src[i];
+}
+
+/// Copies a small device value to the host and waits for it. A one-block
+/// kernel stores it into this thread's pinned buffer: its result reaches the
+/// host sooner than a small cudaMemcpyAsync's (docs/design/README.md, "Small calls").
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
     struct pinned {
         void* p = nullptr;
@@ -181,8 +188,11 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s
         synchronize(s, op);
         return;
     }
+    if (bytes == 0) return;
     if (!buf.p) check(cudaMallocHost(&buf.p, capacity), "cudaMallocHost (result buffer)");
-    check(cudaMemcpyAsync(buf.p, src, bytes, cudaMemcpyDeviceToHost, s), op);
+    copy_to_pinned<<<1, 32, 0, s>>>(static_cast<const unsigned char*>(src), static_cast<unsigned char*>(buf.p),
+                                    unsigned(bytes));
+    check(cudaGetLastError(), op);
     synchronize(s, op);
     std::memcpy(dst, buf.p, bytes);
 }
