@@ -28,9 +28,15 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
+
+/// Whether A is a vector of this process's backend (not a distributed one or a view).
+template <class A> struct is_vector : std::false_type {};
+template <class T, bool Soa> struct is_vector<vector<T, Soa>> : std::true_type {};
+template <class A> inline constexpr bool is_vector_v = is_vector<A>::value;
 
 inline void expect_digit_bits(int k) {
     if (k < 1 || k > 16) throw error("radix_sort: digits of 1 to 16 bits (got " + std::to_string(k) + ")");
@@ -44,7 +50,7 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
     const int d = std::min(k, bits);  // digit width
     const index_t classes = index_t(1) << d;
     // consecutive digits of the same keys: the runtime may run the passes as one
-    if constexpr (std::is_same_v<A, vector<value_t<A>>>)
+    if constexpr (is_vector_v<A>)
         if (auto r = multisplit_digit_run<K>(a, key_of)) return std::move(*r);
     // A <- multisplit(A, digit(A, 0, k), 2^k)
     auto r = multisplit(a, lazy::radix_digit(key_of(a), 0, d), classes);

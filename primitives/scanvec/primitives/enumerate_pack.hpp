@@ -12,10 +12,26 @@
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
 
+#include <thrust/for_each.h>
 #include <thrust/scatter.h>
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
+
+/// out[index[i]] = in[i] where flag[i] is set; position 0 also stores the
+/// count (index[n]) at *count when count is given (pinned memory the host reads after a wait).
+template <class In, class F, class Out> struct pack_scatter {
+    In in;
+    F flag;
+    const index_t* index;
+    Out out;
+    index_t n;
+    index_t* count;
+    SCANVEC_HD void operator()(index_t i) const {
+        if (flag[i]) out[index[i]] = in[i];
+        if (i == 0 && count) *count = index[n];
+    }
+};
 
 struct flag_to_count {
     template <class F> SCANVEC_HD index_t operator()(const F& f) const { return f ? 1 : 0; }
@@ -60,21 +76,26 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
         detail::exclusive_scan_with_total_n(detail::reader(lazy::map(detail::flag_to_count{}, flags)), n,
                                             index.data(), plus<index_t>{}, index_t(0), s);
         // permute the flagged elements to Index
-        auto scatter = [&](vector<value_t<A>>& r) {
+        auto scatter = [&](vector<value_t<A>>& r, index_t* count) {
             if (n == 0) return;
             auto in = detail::reader(a);
-            thrust::scatter_if(detail::policy(s), in, in + n, index.begin(),
-                               detail::map_iterator(detail::is_set{}, flags), detail::writer(r));
+            auto f = detail::reader(flags);
+            thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), index_t(n),
+                               detail::pack_scatter<decltype(in), decltype(f), decltype(detail::writer(r))>{
+                                   in, f, index.data(), detail::writer(r), index_t(n), count});
             backend::check_launch("pack");
         };
-        if (n <= detail::pack_policy::scatter_before_count_max) {  // queue the scatter, then wait once
+        if (n <= detail::pack_policy::scatter_before_count_max) {
+            // one pass moves the elements and stores the count in pinned memory: one wait, no copy
+            auto* count = static_cast<index_t*>(backend::result_buffer());
             vector<value_t<A>> r(n, no_init);
-            scatter(r);
-            r.resize(std::size_t(index[n]));
+            scatter(r, count);
+            backend::synchronize(s, "pack (count)");
+            r.resize(n ? std::size_t(*count) : 0);
             return r;
         }
         vector<value_t<A>> r(std::size_t(index[n]), no_init);
-        scatter(r);
+        scatter(r, nullptr);
         return r;
     }, a, flags);
 }

@@ -272,25 +272,18 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
 
 /// The checked back_permute into r (a vector or an output's target).
 template <class A, class Idx, class R> void back_permute_into(const A& a, const Idx& idx, R& r) {
-    using T = value_t<A>;
     if (idx.empty()) return;
     auto i = reader(idx);
-    auto s = current_stream();
+    [[maybe_unused]] auto s = current_stream();
 #if SCANVEC_CHECKS
 #  if defined(SCANVEC_BACKEND_CUDA)
-    check_state state;  // its first_bad starts at ~0: no launch clears it
-    auto* first_bad = state.first_bad();
+    const unsigned long long bad = gather_checked(i, reader(a), writer(r), index_t(idx.size()), index_t(a.size()));
 #  else
     runtime::scratch state(sizeof(unsigned long long));
     auto* first_bad = state.as<unsigned long long>();
     *first_bad = ~0ull;
-#  endif
     thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
-                      checked_gather<T, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
-    backend::check_launch("back_permute");
-#  if defined(SCANVEC_BACKEND_CUDA)
-    const unsigned long long bad = state.read_first_bad("back_permute (index check result)");
-#  else
+                      checked_gather<value_t<A>, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
     const unsigned long long bad = *first_bad;
 #  endif
     if (bad != ~0ull) throw_out_of_range("back_permute", idx, bad, a.size());

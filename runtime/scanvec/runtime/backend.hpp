@@ -167,34 +167,36 @@ inline int multiprocessor_count(const char* op) {
     return sms;
 }
 
-/// Copies bytes (at most 256) from src, memory the device reads, to dst,
-/// pinned host memory the device writes (unified addressing maps it).
-template <int = 0> __global__ void copy_to_pinned(const unsigned char* src, unsigned char* dst, unsigned bytes) {
-    for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x) dst[i] = src[i];
-}
-
-/// Copies a small device value to the host and waits for it. A one-block
-/// kernel stores it into this thread's pinned buffer: its result reaches the
-/// host sooner than a small cudaMemcpyAsync's (docs/design/README.md, "Small calls").
-inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
+/// This thread's pinned buffer for small results (result_buffer_bytes): a
+/// cudaMemcpyAsync lands in it, and kernels may store into it directly
+/// (unified addressing maps it), which saves the copy. Read it after a wait
+/// on the stream; the thread queues nothing else that writes it meanwhile.
+inline constexpr std::size_t result_buffer_bytes = 256;
+inline void* result_buffer() {
     struct pinned {
         void* p = nullptr;
         ~pinned() { if (p) (void)cudaFreeHost(p); }
     };
     thread_local pinned buf;
-    constexpr std::size_t capacity = 256;
-    if (bytes > capacity) {
+    if (!buf.p) check(cudaMallocHost(&buf.p, result_buffer_bytes), "cudaMallocHost (result buffer)");
+    return buf.p;
+}
+
+/// Copies a small device value to the host through this thread's pinned
+/// buffer (a pageable copy costs several microseconds more) and waits for it.
+/// (A one-block kernel's store into the buffer came back later than the copy:
+/// docs/design/README.md, "Small calls".)
+inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
+    if (bytes > result_buffer_bytes) {
         check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), op);
         synchronize(s, op);
         return;
     }
     if (bytes == 0) return;
-    if (!buf.p) check(cudaMallocHost(&buf.p, capacity), "cudaMallocHost (result buffer)");
-    copy_to_pinned<<<1, 32, 0, s>>>(static_cast<const unsigned char*>(src), static_cast<unsigned char*>(buf.p),
-                                    unsigned(bytes));
-    check(cudaGetLastError(), op);
+    void* buf = result_buffer();
+    check(cudaMemcpyAsync(buf, src, bytes, cudaMemcpyDeviceToHost, s), op);
     synchronize(s, op);
-    std::memcpy(dst, buf.p, bytes);
+    std::memcpy(dst, buf, bytes);
 }
 
 /// A small device-to-host copy queued on a stream now and waited for later
@@ -304,6 +306,13 @@ inline void order_after(stream_t, stream_t, const char*) {}
 
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
+}
+
+inline constexpr std::size_t result_buffer_bytes = 256;
+/// This thread's buffer for small results that work stores directly (see the CUDA backend's).
+inline void* result_buffer() {
+    alignas(16) thread_local unsigned char buf[result_buffer_bytes];
+    return buf;
 }
 
 /// On the host backend the value is there already: copied when the read is made.

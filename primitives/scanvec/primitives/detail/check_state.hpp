@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstring>
 #include <deque>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
@@ -28,7 +29,7 @@ struct check_state_policy {
     /// per block of its kernel): the kernels launch at most this many blocks.
     static constexpr std::size_t max_blocks = 2048;
     static constexpr std::size_t slot_bytes = 48;
-    /// The header: the first bad position, the finished-block counter, the verdict.
+    /// The header: the first bad position and the finished-block counter.
     static constexpr std::size_t header_bytes = 64;
     static constexpr std::size_t bytes = header_bytes + max_blocks * slot_bytes;
 };
@@ -61,24 +62,20 @@ public:
     unsigned long long* first_bad() const { return static_cast<unsigned long long*>(block_->p); }
     /// Blocks of the kernel that have finished (the last one reads the rest). Clean: 0.
     unsigned* blocks_done() const { return reinterpret_cast<unsigned*>(first_bad() + 1); }
-    /// What the last block found, for the host to read.
-    unsigned long long* verdict() const { return first_bad() + 2; }
+    /// Where the last block stores what it found: this thread's pinned result
+    /// buffer, which the host reads after the wait (no copy queued).
+    unsigned long long* verdict() const { return static_cast<unsigned long long*>(backend::result_buffer()); }
     /// Room for the kernel's per-block partial results.
     void* partials() const { return static_cast<char*>(block_->p) + check_state_policy::header_bytes; }
     stream_t stream() const { return s_; }
 
-    /// Reads the verdict's first `words` words (one wait); the state is clean again after it.
+    /// Waits for the kernel and reads the verdict's first Words words; the
+    /// kernel has left the state clean.
     template <std::size_t Words> void read_verdict(unsigned long long (&out)[Words], const char* op) const {
-        backend::read_small(out, verdict(), sizeof(out), s_, op);
+        static_assert(sizeof(out) <= backend::result_buffer_bytes);
+        backend::synchronize(s_, op);
+        std::memcpy(out, verdict(), sizeof(out));
         block_->clean = true;
-    }
-    /// Reads first_bad (one wait) and clears it again if a kernel set it.
-    unsigned long long read_first_bad(const char* op) const {
-        unsigned long long first;
-        backend::read_small(&first, first_bad(), sizeof(first), s_, op);
-        if (first != ~0ull) backend::check(cudaMemsetAsync(first_bad(), 0xff, sizeof(first), s_), op);
-        block_->clean = true;
-        return first;
     }
 
 private:

@@ -1,11 +1,12 @@
-// scanvec/primitives/detail/permute_fused_check.hpp - the checked permute as one kernel (CUDA).
+// scanvec/primitives/detail/permute_fused_check.hpp - the checked permute and back_permute as one kernel each (CUDA).
 //
 // Each thread scatters its elements and folds their fingerprint factors
 // (detail/permutation_fingerprint.hpp); each block stores its partial
 // product; the last block to finish folds the partials and writes the
 // verdict: the first out-of-range position, and whether the products differ.
-// The host then reads the verdict: one launch and one wait, at any size
-// (docs/design/permutes.md).
+// The host then reads the verdict, which the kernel stored in pinned memory:
+// one launch and one wait, at any size (docs/design/permutes.md). The checked
+// back_permute is the same with a least bad position for its verdict.
 #pragma once
 
 #include <scanvec/primitives/detail/check_state.hpp>
@@ -23,7 +24,17 @@ struct fused_permute_policy {
     static constexpr int threads = 256;
 };
 
+struct least_of {
+    SCANVEC_HD unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? a : b; }
+};
+
 SCANVEC_HD inline permutation_fingerprint fingerprint_identity() { return {{1, 1}, {1, 1}, ~0ull}; }
+
+/// The blocks for n elements: one thread each, at most check_state_policy::max_blocks.
+inline unsigned check_blocks(index_t n) {
+    constexpr int threads = fused_permute_policy::threads;
+    return unsigned(std::min<index_t>((n + threads - 1) / threads, index_t(check_state_policy::max_blocks)));
+}
 
 /// out[idx[i]] = a[i] for every i with idx[i] in range, and the verdict of the
 /// whole in verdict[0] (first out-of-range position, ~0: none) and verdict[1]
@@ -83,18 +94,59 @@ __global__ void __launch_bounds__(fused_permute_policy::threads)
 /// position (~0: none), products differ (0 or 1)}.
 template <class IdxIt, class In, class Out> std::array<unsigned long long, 2> scatter_checked(IdxIt idx, In a, Out out, index_t n) {
     static_assert(sizeof(permutation_fingerprint) <= check_state_policy::slot_bytes, "a partial fits its slot");
-    constexpr int threads = fused_permute_policy::threads;
-    const index_t wanted = (n + threads - 1) / threads;
-    const unsigned blocks = unsigned(std::min<index_t>(wanted, index_t(check_state_policy::max_blocks)));
     const auto& x = fingerprint_points();
     check_state st;
-    scatter_fingerprinted<<<blocks, threads, 0, st.stream()>>>(
+    scatter_fingerprinted<<<check_blocks(n), fused_permute_policy::threads, 0, st.stream()>>>(
         idx, a, out, n, x[0], x[1], static_cast<permutation_fingerprint*>(st.partials()), st.blocks_done(),
         st.verdict());
     backend::check_launch("permute (scatter and check)");
     unsigned long long v[2];
     st.read_verdict(v, "permute (index check result)");
     return {v[0], v[1]};
+}
+
+/// out[i] = a[idx[i]] for every i whose index lies in [0, bound), and the
+/// first i whose index does not in *verdict (~0: none). Each block finds its
+/// least bad position; the last block to finish moves the least of all into
+/// the verdict and leaves *first_bad at ~0 and *blocks_done at 0.
+template <class IdxIt, class In, class Out>
+__global__ void __launch_bounds__(fused_permute_policy::threads)
+    gather_checked_kernel(IdxIt idx, In a, Out out, index_t m, index_t bound, unsigned long long* first_bad,
+                          unsigned* blocks_done, unsigned long long* verdict) {
+    using block_reduce = cub::BlockReduce<unsigned long long, fused_permute_policy::threads>;
+    __shared__ typename block_reduce::TempStorage temp;
+    __shared__ bool last;
+    unsigned long long bad = ~0ull;
+    const index_t stride = index_t(gridDim.x) * fused_permute_policy::threads;
+    for (index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x; i < m; i += stride) {
+        const auto j = static_cast<long long>(idx[i]);
+        if (in_range(j, bound)) out[i] = a[j];
+        else if (bad == ~0ull) bad = (unsigned long long)i;
+    }
+    const unsigned long long least = block_reduce(temp).Reduce(bad, least_of{});
+    if (threadIdx.x == 0) {
+        if (least != ~0ull) atomicMin(first_bad, least);
+        __threadfence();
+        last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+        if (last) {
+            __threadfence();
+            *verdict = atomicExch(first_bad, ~0ull);
+            *blocks_done = 0;
+        }
+    }
+}
+
+/// The checked gather in one launch; returns the first position whose index is
+/// outside [0, bound) (~0: none).
+template <class IdxIt, class In, class Out>
+unsigned long long gather_checked(IdxIt idx, In a, Out out, index_t m, index_t bound) {
+    check_state st;
+    gather_checked_kernel<<<check_blocks(m), fused_permute_policy::threads, 0, st.stream()>>>(
+        idx, a, out, m, bound, st.first_bad(), st.blocks_done(), st.verdict());
+    backend::check_launch("back_permute (gather and check)");
+    unsigned long long v[1];
+    st.read_verdict(v, "back_permute (index check result)");
+    return v[0];
 }
 
 }  SCANVEC_NAMESPACE_END  // detail
