@@ -167,9 +167,10 @@ template <class A, class Idx, class R> void scatter_into(const A& a, const Idx& 
     backend::check_launch("permute");
 }
 
-/// Up to this many elements permute checks inside its scatter with a bitmap;
-/// past it the bitmap falls out of L2 and idx is checked by its fingerprint
-/// first (docs/design/permutes.md).
+/// On the host with more threads than bitmaps of their own: up to this many
+/// elements permute checks inside its scatter with a shared bitmap; past it the
+/// bitmap falls out of the caches and idx is checked by its fingerprint first
+/// (docs/design/permutes.md). CUDA checks in one launch at any size.
 inline constexpr std::size_t fused_permute_check_max = std::size_t(1) << 25;
 
 /// permute's check: the parity bitmap, the first out-of-range position, and

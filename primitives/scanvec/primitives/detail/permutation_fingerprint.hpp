@@ -54,7 +54,7 @@ struct fingerprint_product {
                 {mul_mod61(a.of_pos[0], b.of_pos[0]), mul_mod61(a.of_pos[1], b.of_pos[1])},
                 a.first_bad < b.first_bad ? a.first_bad : b.first_bad};
     }
-    static permutation_fingerprint identity() { return {{1, 1}, {1, 1}, ~0ull}; }
+    SCANVEC_HD static permutation_fingerprint identity() { return {{1, 1}, {1, 1}, ~0ull}; }
 };
 
 /// Position i's factors (x_k - idx[i], x_k - i), or its position if idx[i] is out of range.

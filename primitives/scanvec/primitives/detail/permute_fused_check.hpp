@@ -28,8 +28,6 @@ struct least_of {
     SCANVEC_HD unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? a : b; }
 };
 
-SCANVEC_HD inline permutation_fingerprint fingerprint_identity() { return {{1, 1}, {1, 1}, ~0ull}; }
-
 /// The blocks for n elements: one thread each, at most check_state_policy::max_blocks.
 inline unsigned check_blocks(index_t n) {
     constexpr int threads = fused_permute_policy::threads;
@@ -47,7 +45,7 @@ __global__ void __launch_bounds__(fused_permute_policy::threads)
     __shared__ typename block_reduce::TempStorage temp;
     __shared__ bool last;
     const fingerprint_product fold{};
-    permutation_fingerprint f = fingerprint_identity();
+    permutation_fingerprint f = fingerprint_product::identity();
     const index_t stride = index_t(gridDim.x) * fused_permute_policy::threads;
     for (index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x; i < n; i += stride) {
         const auto j = static_cast<long long>(idx[i]);
@@ -70,7 +68,7 @@ __global__ void __launch_bounds__(fused_permute_policy::threads)
     __syncthreads();
     if (!last) return;
     __threadfence();
-    permutation_fingerprint g = fingerprint_identity();
+    permutation_fingerprint g = fingerprint_product::identity();
     for (unsigned b = threadIdx.x; b < gridDim.x; b += fused_permute_policy::threads) {
         const permutation_fingerprint* p = partials + b;
         permutation_fingerprint q;
