@@ -35,6 +35,34 @@ TEST_CASE("enumerate, count and pack") {
     }
 }
 
+TEST_CASE("pack on both sides of the scatter-before-count bound, of values and of records") {
+    // up to pack_policy::scatter_before_count_max the scatter runs before the
+    // count is read (into a result as long as the input); past it, after
+    const std::size_t bound = sv::detail::pack_policy::scatter_before_count_max;
+    for (std::size_t n : {bound, bound + 5}) {
+        CAPTURE(n);
+        auto hf = test::random_flags(n, test::flag_pattern::sparse, 91);
+        auto h = test::random_values<int>(n, 92);
+        std::vector<dt::rec> hr(n);
+        for (std::size_t i = 0; i < n; ++i) hr[i] = {h[i], 0.5 * double(i)};
+        std::vector<int> want;
+        std::vector<dt::rec> want_r;
+        for (std::size_t i = 0; i < n; ++i)
+            if (hf[i]) want.push_back(h[i]), want_r.push_back(hr[i]);
+        sv::vector<bool> f(hf);
+        CHECK(sv::pack(sv::vector<int>(h), f).to_host() == want);
+        auto got = sv::pack(sv::vector<dt::rec>(hr), f).to_host();
+        REQUIRE(got.size() == want_r.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            REQUIRE(got[i].key == want_r[i].key);
+            REQUIRE(got[i].weight == want_r[i].weight);
+        }
+        // all false and all true
+        CHECK(sv::pack(sv::vector<int>(h), sv::vector<bool>(n, false)).empty());
+        CHECK(sv::pack(sv::vector<int>(h), sv::vector<bool>(n, true)).to_host() == h);
+    }
+}
+
 TEST_CASE("split is stable: falses first, then trues") {
     for (std::size_t n : test::sizes) {
         for (auto p : test::flag_patterns) {
