@@ -183,9 +183,8 @@ inline void* result_buffer() {
 }
 
 /// Copies a small device value to the host through this thread's pinned
-/// buffer (a pageable copy costs several microseconds more) and waits for it.
-/// (A one-block kernel's store into the buffer came back later than the copy:
-/// docs/design/small-calls.md.)
+/// buffer (a pageable copy costs several microseconds more) and waits for it
+/// (why a copy and not a kernel's store: docs/design/small-calls.md).
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s, const char* op) {
     if (bytes > result_buffer_bytes) {
         check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), op);
