@@ -162,6 +162,35 @@ TEST_CASE("checks past one block name the first bad position, and the next call 
     }
 }
 
+TEST_CASE("permute's check on both sides of its stamped bound, call after call") {
+    // up to 2^20 elements CUDA stamps each target with the call's epoch, past
+    // it folds a fingerprint (detail/permute_policy.hpp); every call must
+    // start from a clean slate whatever the calls before it did
+    for (std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 20) + 1, std::size_t(3000)}) {
+        CAPTURE(n);
+        auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i) ^ 0x55; }, sv::lazy::index(n));
+        auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
+        auto rotated = sv::map(SCANVEC_FN(sv::index_t i) { return int((i + 7) % n); }, sv::lazy::index(n));
+        auto repeat = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == sv::index_t(n - 2) ? int(n - 1) : j; },
+                              reversed, sv::lazy::index(n));
+        auto outside = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == sv::index_t(n / 2) ? int(n) : j; },
+                               rotated, sv::lazy::index(n));
+        const std::string repeat_at = "at idx[0] and idx[" + std::to_string(n - 2) + "]";
+        const std::string outside_at = "idx[" + std::to_string(n / 2) + "] = " + std::to_string(n) + " is out of range";
+        for (int round = 0; round < 3; ++round) {
+            auto r = sv::permute(a, reversed);
+            CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int x, sv::index_t i) { return x != (int(n - 1 - i) ^ 0x55); },
+                                          r, sv::lazy::index(n))) == 0);
+            CHECK_THROWS_WITH_AS(sv::permute(a, repeat), doctest::Contains(repeat_at.c_str()), sv::index_error);
+            // the same targets as the failed call, now each once
+            auto s = sv::permute(a, rotated);
+            CHECK(sv::back_permute(s, rotated).to_host() == a.to_host());
+            CHECK_THROWS_WITH_AS(sv::permute(a, outside), doctest::Contains(outside_at.c_str()), sv::index_error);
+            CHECK_THROWS_WITH_AS(sv::back_permute(a, outside), doctest::Contains(outside_at.c_str()), sv::index_error);
+        }
+    }
+}
+
 TEST_CASE("empty vectors are valid input everywhere") {
     sv::vector<int> e;
     sv::vector<bool> ef;

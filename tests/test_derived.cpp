@@ -78,6 +78,27 @@ TEST_CASE("split is stable: falses first, then trues") {
     }
 }
 
+TEST_CASE("split on both sides of its one-tile and counted-tiles bounds, with read and computed flags") {
+    // one tile of 4-byte keys holds 4096; up to 1024 tiles (2^22 keys) count
+    // per tile, past that a reduce and look-back (detail/split_policy.hpp)
+    for (std::size_t n : {std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(1) << 22,
+                          (std::size_t(1) << 22) + 5}) {
+        CAPTURE(n);
+        auto h = test::random_values<int>(n, 94 + n);
+        auto hf = test::random_flags(n, test::flag_pattern::dense, 95 + n);
+        sv::vector<int> a(h);
+        std::vector<int> want;
+        for (std::size_t i = 0; i < n; ++i) if (!hf[i]) want.push_back(h[i]);
+        for (std::size_t i = 0; i < n; ++i) if (hf[i]) want.push_back(h[i]);
+        REQUIRE(sv::split(a, sv::vector<bool>(hf)).to_host() == want);
+        auto bit3 = sv::lazy::map(SCANVEC_FN(int x) { return (x >> 3) & 1; }, a);  // computed from the loaded keys
+        want.clear();
+        for (int x : h) if (!((x >> 3) & 1)) want.push_back(x);
+        for (int x : h) if ((x >> 3) & 1) want.push_back(x);
+        REQUIRE(sv::split(a, bit3).to_host() == want);
+    }
+}
+
 TEST_CASE("split of struct elements across many tiles is stable") {
     for (std::size_t n : test::sizes) {
         CAPTURE(n);

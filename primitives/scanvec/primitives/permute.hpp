@@ -245,7 +245,14 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
         }
     }
 #  if defined(SCANVEC_BACKEND_CUDA)
-    // check and move in one launch, whatever n
+    // check and move in one launch, whatever n: stamps up to a bound, then fingerprints
+    if (n <= permute_policy::stamped_check_max) {
+        if (scatter_stamped_fails(reader(idx), reader(a), writer(r), index_t(n))) {
+            check_indices("permute", idx, n, true);  // names the first bad index or repeat
+            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        }
+        return;
+    }
     const auto verdict = scatter_checked(reader(idx), reader(a), writer(r), index_t(n));
     if (verdict[0] != ~0ull) throw_out_of_range("permute", idx, verdict[0], n);
     if (verdict[1] != 0) {
@@ -278,16 +285,18 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
     [[maybe_unused]] auto s = current_stream();
 #if SCANVEC_CHECKS
 #  if defined(SCANVEC_BACKEND_CUDA)
-    const unsigned long long bad = gather_checked(i, reader(a), writer(r), index_t(idx.size()), index_t(a.size()));
+    if (gather_fails(i, reader(a), writer(r), index_t(idx.size()), index_t(a.size()))) {
+        check_indices("back_permute", idx, a.size(), false);  // names the first bad position
+        throw index_error("back_permute: an index is out of range");  // (check_indices has thrown)
+    }
 #  else
     runtime::scratch state(sizeof(unsigned long long));
     auto* first_bad = state.as<unsigned long long>();
     *first_bad = ~0ull;
     thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
                       checked_gather<value_t<A>, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
-    const unsigned long long bad = *first_bad;
+    if (*first_bad != ~0ull) throw_out_of_range("back_permute", idx, *first_bad, a.size());
 #  endif
-    if (bad != ~0ull) throw_out_of_range("back_permute", idx, bad, a.size());
 #else
     thrust::gather(policy(s), i, i + idx.size(), reader(a), writer(r));
     backend::check_launch("back_permute");

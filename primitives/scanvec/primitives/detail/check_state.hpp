@@ -1,5 +1,10 @@
 // scanvec/primitives/detail/check_state.hpp - device state that the checks leave as they found it (CUDA).
 //
+// Three pieces: check_state (a kernel's partials and counters, cleared by the
+// kernel that reads them last), stamp_state (a word per index, marked with the
+// call's epoch, so never cleared between calls) and failure_flag (a word of
+// the pinned result buffer that a kernel sets on any failure).
+//
 // A check's state must start cleared: its counter of finished blocks at 0,
 // its first bad position at ~0. Clearing it before every call is a launch of
 // its own, which for a small vector costs as much as the check. So each host
@@ -96,6 +101,82 @@ private:
     }
     block* block_ = nullptr;
     stream_t s_;
+};
+
+/// A word of this thread's pinned result buffer that a kernel sets (to any
+/// nonzero value) when it finds bad input: cleared by the host before the
+/// launch, read after one wait. No copy is queued and nothing needs clearing
+/// on the device. The caller's kernels store into it only on failure.
+class failure_flag {
+public:
+    failure_flag() : p_(static_cast<unsigned*>(backend::result_buffer())) { *p_ = 0; }
+    unsigned* device() const { return p_; }
+    /// Waits for the stream, then reports whether a kernel raised the flag.
+    bool raised(stream_t s, const char* op) const {
+        backend::synchronize(s, op);
+        return *static_cast<volatile unsigned*>(p_) != 0;
+    }
+
+private:
+    unsigned* p_;
+};
+
+/// This thread's stamps on the current device: one 32-bit word per index, for
+/// a check that marks each index it meets (atomicExch of the call's epoch: an
+/// index met twice finds the epoch already there). Every call takes a new
+/// epoch, so the marks of earlier calls never count and no launch clears them;
+/// the words are zeroed only when they are made, grown, or the epoch wraps.
+/// cudaMalloc'd for the thread's life: 4 bytes an index, for the largest n
+/// asked (the caller bounds it).
+class stamp_state {
+public:
+    stamp_state(std::size_t n, stream_t s) {
+        int device = 0;
+        backend::check(cudaGetDevice(&device), "stamps (cudaGetDevice)");
+        auto& all = pool().v;
+        for (auto& w : all)
+            if (w.device == device) { words_ = &w; break; }
+        if (!words_) {
+            all.push_back({device, nullptr, 0, 0});
+            words_ = &all.back();
+        }
+        if (words_->capacity < n) {
+            std::size_t capacity = std::size_t(1) << 12;
+            while (capacity < n) capacity *= 2;
+            if (words_->p) backend::check(cudaFree(words_->p), "stamps (cudaFree)");
+            words_->p = nullptr;
+            words_->capacity = 0;
+            backend::check(cudaMalloc(&words_->p, capacity * sizeof(unsigned)), "stamps (cudaMalloc)");
+            words_->capacity = capacity;
+            words_->epoch = 0;
+        }
+        if (words_->epoch == 0u || words_->epoch == ~0u) {  // new, or about to wrap: no stale epoch may match
+            backend::check(cudaMemsetAsync(words_->p, 0, words_->capacity * sizeof(unsigned), s), "stamps (clear)");
+            words_->epoch = 0;
+        }
+        ++words_->epoch;
+    }
+    unsigned* words() const { return words_->p; }
+    unsigned epoch() const { return words_->epoch; }
+
+private:
+    struct stamps {
+        int device;
+        unsigned* p;
+        std::size_t capacity;
+        unsigned epoch;
+    };
+    struct holder {
+        std::deque<stamps> v;
+        ~holder() {
+            for (auto& w : v) (void)cudaFree(w.p);
+        }
+    };
+    static holder& pool() {
+        thread_local holder h;
+        return h;
+    }
+    stamps* words_ = nullptr;
 };
 
 }  SCANVEC_NAMESPACE_END  // detail

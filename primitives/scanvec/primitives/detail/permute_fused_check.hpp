@@ -1,16 +1,20 @@
 // scanvec/primitives/detail/permute_fused_check.hpp - the checked permute and back_permute as one kernel each (CUDA).
 //
-// Each thread scatters its elements and folds their fingerprint factors
-// (detail/permutation_fingerprint.hpp); each block stores its partial
-// product; the last block to finish folds the partials and writes the
-// verdict: the first out-of-range position, and whether the products differ.
-// The host then reads the verdict, which the kernel stored in pinned memory:
-// one launch and one wait, at any size (docs/design/permutes.md). The checked
-// back_permute is the same with a least bad position for its verdict.
+// permute up to permute_policy::stamped_check_max elements: each thread
+// scatters its element and stamps its target with the call's epoch
+// (stamp_state); a target stamped twice, or an index out of range, raises the
+// failure flag. Past that bound: each thread scatters its elements and folds
+// their fingerprint factors (detail/permutation_fingerprint.hpp); each block
+// stores its partial product; the last block to finish folds the partials and
+// writes the verdict. back_permute: each thread gathers and raises the flag
+// for an index out of range. Either way one launch and one wait, with the
+// verdict in pinned memory; on failure an exact pass names the bad index
+// (docs/design/permutes.md).
 #pragma once
 
 #include <scanvec/primitives/detail/check_state.hpp>
 #include <scanvec/primitives/detail/permutation_fingerprint.hpp>
+#include <scanvec/primitives/detail/permute_policy.hpp>
 
 #include <cub/block/block_reduce.cuh>
 
@@ -22,10 +26,6 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 struct fused_permute_policy {
     /// Threads per block: the block reduce of 40-byte partials stays small in shared memory.
     static constexpr int threads = 256;
-};
-
-struct least_of {
-    SCANVEC_HD unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a < b ? a : b; }
 };
 
 /// The blocks for n elements: one thread each, at most check_state_policy::max_blocks.
@@ -103,48 +103,80 @@ template <class IdxIt, class In, class Out> std::array<unsigned long long, 2> sc
     return {v[0], v[1]};
 }
 
-/// out[i] = a[idx[i]] for every i whose index lies in [0, bound), and the
-/// first i whose index does not in *verdict (~0: none). Each block finds its
-/// least bad position; the last block to finish moves the least of all into
-/// the verdict and leaves *first_bad at ~0 and *blocks_done at 0.
-template <class IdxIt, class In, class Out>
-__global__ void __launch_bounds__(fused_permute_policy::threads)
-    gather_checked_kernel(IdxIt idx, In a, Out out, index_t m, index_t bound, unsigned long long* first_bad,
-                          unsigned* blocks_done, unsigned long long* verdict) {
-    using block_reduce = cub::BlockReduce<unsigned long long, fused_permute_policy::threads>;
-    __shared__ typename block_reduce::TempStorage temp;
-    __shared__ bool last;
-    unsigned long long bad = ~0ull;
-    const index_t stride = index_t(gridDim.x) * fused_permute_policy::threads;
-    for (index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x; i < m; i += stride) {
-        const auto j = static_cast<long long>(idx[i]);
-        if (in_range(j, bound)) out[i] = a[j];
-        else if (bad == ~0ull) bad = (unsigned long long)i;
-    }
-    const unsigned long long least = block_reduce(temp).Reduce(bad, least_of{});
-    if (threadIdx.x == 0) {
-        if (least != ~0ull) atomicMin(first_bad, least);
-        __threadfence();
-        last = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-        if (last) {
-            __threadfence();
-            *verdict = atomicExch(first_bad, ~0ull);
-            *blocks_done = 0;
-        }
-    }
+/// Blocks of one element a thread for n elements.
+inline unsigned element_blocks(index_t n) {
+    return unsigned((n + fused_permute_policy::threads - 1) / fused_permute_policy::threads);
 }
 
-/// The checked gather in one launch; returns the first position whose index is
-/// outside [0, bound) (~0: none).
+/// Sets *failed (once a block) when any thread of the block found bad input.
+struct block_failure {
+    int* any;  // in shared memory
+    __device__ void raise() const { *any = 1; }
+    __device__ void report(unsigned* failed) const {
+        __syncthreads();
+        if (threadIdx.x == 0 && *any) *failed = 1u;
+    }
+};
+
+/// out[idx[i]] = a[i] for every i with idx[i] in [0, n); raises *failed if an
+/// index is out of range or a target is met twice (its stamp already holds epoch).
 template <class IdxIt, class In, class Out>
-unsigned long long gather_checked(IdxIt idx, In a, Out out, index_t m, index_t bound) {
-    check_state st;
-    gather_checked_kernel<<<check_blocks(m), fused_permute_policy::threads, 0, st.stream()>>>(
-        idx, a, out, m, bound, st.first_bad(), st.blocks_done(), st.verdict());
+__global__ void __launch_bounds__(fused_permute_policy::threads)
+    scatter_stamped(IdxIt idx, In a, Out out, index_t n, unsigned* stamps, unsigned epoch, unsigned* failed) {
+    __shared__ int any;
+    if (threadIdx.x == 0) any = 0;
+    __syncthreads();
+    const block_failure failure{&any};
+    const index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x;
+    if (i < n) {
+        const auto j = static_cast<long long>(idx[i]);
+        if (in_range(j, n)) {
+            out[j] = a[i];
+            if (atomicExch(stamps + j, epoch) == epoch) failure.raise();
+        } else {
+            failure.raise();
+        }
+    }
+    failure.report(failed);
+}
+
+/// The checked scatter of n <= permute_policy::stamped_check_max elements in
+/// one launch; true when idx is not a permutation of 0..n-1.
+template <class IdxIt, class In, class Out> bool scatter_stamped_fails(IdxIt idx, In a, Out out, index_t n) {
+    const stream_t s = current_stream();
+    const stamp_state stamps(std::size_t(n), s);
+    const failure_flag failed;
+    scatter_stamped<<<element_blocks(n), fused_permute_policy::threads, 0, s>>>(idx, a, out, n, stamps.words(),
+                                                                               stamps.epoch(), failed.device());
+    backend::check_launch("permute (scatter and check)");
+    return failed.raised(s, "permute (index check result)");
+}
+
+/// out[i] = a[idx[i]] for every i whose index lies in [0, bound); raises
+/// *failed if an index does not.
+template <class IdxIt, class In, class Out>
+__global__ void __launch_bounds__(fused_permute_policy::threads)
+    gather_flagged(IdxIt idx, In a, Out out, index_t m, index_t bound, unsigned* failed) {
+    __shared__ int any;
+    if (threadIdx.x == 0) any = 0;
+    __syncthreads();
+    const block_failure failure{&any};
+    const index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x;
+    if (i < m) {
+        const auto j = static_cast<long long>(idx[i]);
+        if (in_range(j, bound)) out[i] = a[j];
+        else failure.raise();
+    }
+    failure.report(failed);
+}
+
+/// The checked gather in one launch; true when an index lies outside [0, bound).
+template <class IdxIt, class In, class Out> bool gather_fails(IdxIt idx, In a, Out out, index_t m, index_t bound) {
+    const stream_t s = current_stream();
+    const failure_flag failed;
+    gather_flagged<<<element_blocks(m), fused_permute_policy::threads, 0, s>>>(idx, a, out, m, bound, failed.device());
     backend::check_launch("back_permute (gather and check)");
-    unsigned long long v[1];
-    st.read_verdict(v, "back_permute (index check result)");
-    return v[0];
+    return failed.raised(s, "back_permute (index check result)");
 }
 
 }  SCANVEC_NAMESPACE_END  // detail

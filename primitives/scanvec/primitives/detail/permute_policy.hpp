@@ -1,7 +1,8 @@
-// scanvec/primitives/detail/permute_policy.hpp - the tuning of permute's check on the host.
+// scanvec/primitives/detail/permute_policy.hpp - the tuning of permute's check.
 //
-// Every constant that decides how the host's checked permute runs
-// (detail/permute_omp.hpp), with the reason for it. What it measured:
+// Every constant that decides how the checked permute runs (on the host
+// detail/permute_omp.hpp, on CUDA detail/permute_fused_check.hpp), with the
+// reason for it. What it measured:
 // docs/design/permutes.md.
 #pragma once
 
@@ -17,6 +18,13 @@ struct permute_policy {
     /// threads would need more memory than the scatter moves, and take the
     /// shared bitmap's atomics (as on CUDA) instead.
     static constexpr std::size_t max_thread_bitmaps = 16;
+    /// CUDA: up to this many elements the check stamps every target (one
+    /// atomic exchange an element, into a 32-bit word per target that the
+    /// thread keeps: 4 MB at the bound). A small scatter is bound by its launch and its wait, and
+    /// the stamps add one exchange an element where the fingerprint adds four
+    /// 64-bit modular products and a fold across blocks; past the bound the
+    /// scatter is bound by memory, and the fingerprint needs no memory of its own.
+    static constexpr std::size_t stamped_check_max = std::size_t(1) << 20;
 };
 
 }  SCANVEC_NAMESPACE_END  // detail

@@ -1,8 +1,11 @@
 // scanvec/primitives/detail/split_dispatch.hpp - the one place that chooses how a flat split runs.
 //
-// sv::split counts its falses on the device (reduce_to_device), then moves the
-// elements in one pass, chosen here:
-//   CUDA, up to split_policy::max_tile_elements   the tile kernel (split_tiles.hpp)
+// sv::split counts its falses on the device, then moves the elements in one
+// pass, chosen here:
+//   CUDA, up to split_policy::counted_tiles_max tiles   a count per tile, then
+//       the tile kernel (split_tiles.hpp); one launch for one tile
+//   CUDA, up to split_policy::max_tile_elements   a reduce, then the tile
+//       kernel with look-back (split_tiles.hpp)
 //   otherwise                                      the generic path: the destination
 //       is a lazy scan of the false flags consumed by the scatter (lazy_scan.hpp)
 //   host                                           a count and a placement per block
@@ -53,6 +56,20 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
 #if !defined(SCANVEC_BACKEND_CUDA)
     return split_by_blocks(a, flags);
 #else
+    using T = value_t<A>;
+    const std::size_t n = a.size();
+    if (split_counts_itself<T>(n)) {  // up to split_policy::counted_tiles_max tiles: two launches, or one
+        // the falses of every tile (F and the falses before each tile)
+        const auto counts = labelled("reduce", n, [&] {
+            return count_split_tiles<T>(reader(a), reader(flags), n, current_stream());
+        }, flags);
+        // permute(A, if Flags then F + i - I-down else I-down)
+        return labelled("permute", n, [&] {
+            vector<T> r(n, no_init);
+            split_counted_by_tiles<T>(reader(a), reader(flags), n, counts, writer(r), current_stream());
+            return r;
+        }, a);
+    }
     // F <- the number of falses
     const auto falses = reduce_to_device(lazy::map(flag_not_to_count{}, flags));
     // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))

@@ -18,6 +18,13 @@ struct split_policy {
     /// to this many elements; longer vectors take the generic path (a 64-bit
     /// lazy scan fused with the scatter).
     static constexpr std::size_t max_tile_elements = std::size_t(std::numeric_limits<std::int32_t>::max());
+    /// Up to this many tiles (2^22 4-byte keys) the tile kernel takes its
+    /// counts from one count of falses per tile, which each tile sums (at most
+    /// 4 loads a thread), in place of a reduce, a look-back state and its
+    /// initialisation: two launches where that takes four, which is what a
+    /// small split costs. Past it the sums grow with the square of the tiles,
+    /// and the look-back's one pass costs less.
+    static constexpr int counted_tiles_max = 1024;
     /// The host's blocks (split_omp.hpp): 2^16 elements, so that a block's
     /// pass over its flags and elements outweighs its count's bookkeeping,
     /// while 2^24 elements still make 256 blocks, enough to share among the
