@@ -3,7 +3,7 @@
 //     mpirun -np P scanvec_dist_bench [--sizes 28,30] [--reps 5] [--csv file]
 //
 // Times scan, reduce, segmented scan, permute (an affine permutation: every
-// rank sends to every rank), split and the distributed sort of int32 keys at
+// rank sends to every rank), split, the distributed sort and quicksort of int32 keys at
 // each global size 2^k, every rank between two barriers, the median of the
 // repetitions. Beside them, in the same run: the engine's own all-to-all of
 // the same bytes (NCCL's grouped ncclSend/ncclRecv on NCCL builds, else
@@ -198,6 +198,8 @@ void cub_references(const options& o, std::size_t n, std::vector<row>& rows) {
 }
 #endif
 
+constexpr std::size_t quicksort_max = std::size_t(1) << 30;
+
 void run_size(const options& o, const dist::communicator& comm, std::size_t n, std::vector<row>& rows) {
     const std::string engine = comm.uses_nccl() ? "nccl" : "mpi";
     const int p = comm.size();
@@ -222,6 +224,9 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
         }
         at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
         if (p > 1) sort_phases(o, comm, keys, n, rows);
+        // quicksort by processor teams; one rank: the one-device quicksort. Up to
+        // 2^30: one GPU's quicksort of 2^31 keys takes seconds a call.
+        if (n <= quicksort_max) at("quicksort", median_ms(o, [&] { auto r = dist::quicksort(keys); }));
     }
     if (p > 1) local_steps(o, comm, n, rows);
     const double raw = raw_all_to_all_ms(o, comm, n / std::size_t(p) * sizeof(int));

@@ -21,6 +21,10 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <scanvec/primitives/detail/ordered_reduce.hpp>
+#  include <scanvec/primitives/detail/scan_policy.hpp>
+#  include <cub/block/block_load.cuh>
+#  include <cub/block/block_scan.cuh>
+#  include <cub/block/block_store.cuh>
 #  include <cub/device/device_reduce.cuh>
 #  include <cub/device/device_scan.cuh>
 #  include <cuda/std/functional>
@@ -91,10 +95,55 @@ template <class Call> auto with_count(std::size_t n, Call&& call) {
 }
 #endif
 
+#if defined(SCANVEC_BACKEND_CUDA)
+/// A scan of n <= one_block_scan_shape<T>::size items by one block, in
+/// order (any associative op): exclusive from init, or inclusive.
+template <bool Exclusive, class T, class In, class Out, class Op>
+__global__ void __launch_bounds__(one_block_scan_shape<T>::threads)
+    one_block_scan(In in, int n, Out out, Op op, T init) {
+    using shape = one_block_scan_shape<T>;
+    using load = cub::BlockLoad<T, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using scan = cub::BlockScan<T, shape::threads>;
+    using store = cub::BlockStore<T, shape::threads, shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+    __shared__ union {
+        typename load::TempStorage load;
+        typename scan::TempStorage scan;
+        typename store::TempStorage store;
+    } smem;
+    T v[shape::items];
+    load(smem.load).Load(in, v, n, init);  // past n: never stored, never before a stored item
+    __syncthreads();
+    if constexpr (Exclusive) scan(smem.scan).ExclusiveScan(v, v, init, op);
+    else scan(smem.scan).InclusiveScan(v, v, op);
+    __syncthreads();
+    store(smem.store).Store(out, v, n);
+}
+
+/// An initial value the scan reads on the device (cub::FutureValue): CUB's scan only.
+template <class T> struct is_future_value : std::false_type {};
+template <class V, class It> struct is_future_value<cub::FutureValue<V, It>> : std::true_type {};
+
+/// Runs the scan as one block when n fits one (one_block_scan_shape); false otherwise.
+template <bool Exclusive, class T, class In, class Out, class Op>
+bool scan_in_one_block(In in, std::size_t n, Out out, Op op, T init, stream_t s) {
+    using shape = one_block_scan_shape<T>;
+    if constexpr (!shape::fits || is_future_value<T>::value) {
+        return false;
+    } else {
+        if (n > std::size_t(shape::size)) return false;
+        one_block_scan<Exclusive, T><<<1, shape::threads, 0, s>>>(in, int(n), out, op, init);
+        backend::check_launch(Exclusive ? "exclusive scan (one block)" : "inclusive scan (one block)");
+        return true;
+    }
+}
+#endif
+
 template <class In, class Out, class Op>
 void inclusive_scan_n(In in, std::size_t n, Out out, Op op, stream_t s) {
     if (n == 0) return;
 #if defined(SCANVEC_BACKEND_CUDA)
+    using T = std::decay_t<decltype(op(*in, *in))>;
+    if (scan_in_one_block<false>(in, n, out, op, T{}, s)) return;  // T{}: the items past n, never stored
     cub_run_by_count("inclusive scan (cub::DeviceScan::InclusiveScan)", n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) { return cub::DeviceScan::InclusiveScan(t, b, in, out, cub_op(op), count, s); });
     });
@@ -108,6 +157,7 @@ template <class In, class Out, class Op, class T>
 void exclusive_scan_n(In in, std::size_t n, Out out, Op op, T init, stream_t s) {
     if (n == 0) return;
 #if defined(SCANVEC_BACKEND_CUDA)
+    if (scan_in_one_block<true>(in, n, out, op, init, s)) return;
     cub_run_by_count("exclusive scan (cub::DeviceScan::ExclusiveScan)", n, [&](void* t, std::size_t& b) {
         return with_count(n, [&](auto count) { return cub::DeviceScan::ExclusiveScan(t, b, in, out, cub_op(op), init, count, s); });
     });

@@ -1,7 +1,8 @@
-// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans on the host, and of pack.
+// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans, and of pack.
 //
 // Every constant that decides how the host backend's scans run
-// (detail/scan_omp.hpp), and when pack waits (enumerate_pack.hpp), with the reason for it. What they measured:
+// (detail/scan_omp.hpp), when a CUDA scan is one block (scan_dispatch.hpp),
+// and when pack waits (enumerate_pack.hpp), with the reason for it. What they measured:
 // docs/design/scans-and-reductions.md.
 #pragma once
 
@@ -15,6 +16,19 @@ struct host_scan_policy {
     /// the second thread saves on 2^14 elements, and the values stay in the
     /// caller's cache.
     static constexpr index_t min_parallel = index_t(1) << 14;
+};
+
+/// CUDA: a scan of at most one tile runs as one block (one launch) instead of
+/// CUB's decoupled look-back scan, which launches a kernel to initialise its
+/// tile states and then the scan: for a small vector the launches are the
+/// cost. A tile: 256 threads of up to 8 items, about 32 bytes of items a
+/// thread (2048 int32), one item a thread for items of 32 bytes or more,
+/// which keeps the block's shared memory under 64 KB for items up to 256 bytes.
+template <class T> struct one_block_scan_shape {
+    static constexpr int threads = 256;
+    static constexpr int items = sizeof(T) >= 32 ? 1 : int(32 / sizeof(T)) > 8 ? 8 : int(32 / sizeof(T));
+    static constexpr int size = threads * items;
+    static constexpr bool fits = sizeof(T) <= 256;
 };
 
 struct pack_policy {
