@@ -140,8 +140,9 @@ TEST_CASE("permute checks 2^25 + 7 indices before it moves them") {
 #endif
 
 TEST_CASE("checks past one block name the first bad position, and the next call starts clean") {
-    // many blocks on CUDA (their partial verdicts fold in the last block), a
-    // failing call followed by passing ones (the check's state is reused)
+    // many blocks on CUDA (each raises the failure flag for its own bad
+    // indices; an exact pass names the first), a failing call followed by
+    // passing ones (the check's state is reused)
     const std::size_t n = 100003;
     auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
     auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i * 3); }, sv::lazy::index(n));
