@@ -1,6 +1,7 @@
 // Segmented scans, reduce, index and distribute against per-segment references.
 #include "support.hpp"
 #include <scanvec/primitives/segmented_scan.hpp>
+#include <scanvec/runtime/interop.hpp>
 
 namespace {
 
@@ -66,6 +67,27 @@ TEST_CASE("segmented scans with every flag pattern and size") {
             check_segmented(test::random_values<int>(n, 64), hf, sv::max<int>{});
             check_segmented(test::random_values<int>(n, 65), hf, sv::min<int>{});
         }
+    }
+}
+
+TEST_CASE("segmented scans of values and flags one element past an aligned start") {
+    // CUDA reads a thread's bool flags as whole words where they are aligned;
+    // views one element in take the element-wise reads, across many tiles.
+    for (std::size_t n : test::sizes_upto_env({4097, 3 * 4096 + 5, 1000003})) {
+        CAPTURE(n);
+        auto hf = test::random_flags(n + 1, test::flag_pattern::sparse, 71 + n);
+        const auto hv = test::random_values<int>(n + 1, 72 + n);
+        const sv::vector<bool> f(hf);
+        const sv::vector<int> a(hv);
+        const auto fv = sv::view_of(f.data() + 1, n);
+        const auto av = sv::view_of(a.data() + 1, n);
+        const std::vector<int> h(hv.begin() + 1, hv.end());
+        const std::vector<bool> hf1(hf.begin() + 1, hf.end());
+        test::check_equal(sv::segmented_scan(av, fv).to_host(), ref_seg(h, hf1, sv::plus<int>{}, 0, false, false));
+        test::check_equal(sv::segmented_inclusive_scan(av, fv).to_host(),
+                          ref_seg(h, hf1, sv::plus<int>{}, 0, true, false));
+        test::check_equal(sv::segmented_backward_inclusive_scan(av, fv).to_host(),
+                          ref_seg(h, hf1, sv::plus<int>{}, 0, true, true));
     }
 }
 

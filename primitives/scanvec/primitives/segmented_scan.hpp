@@ -17,8 +17,8 @@
 //   sv::flags_to_lengths(flags)   sv::flags_to_offsets(flags)   sv::segment_ids(flags)
 //   sv::lengths_to_offsets(len)   sv::lengths_to_flags(len)     sv::offsets_to_flags(off, n)
 //
-// The scans are one pass of CUB's look-back scan by key, the keys being the
-// positions and "same key" reading the head flags: no key array exists.
+// The scans are one pass over the values and flags (on CUDA a tile kernel
+// with look-back: detail/segmented_scan_tiles.hpp).
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>
@@ -27,21 +27,13 @@
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
-/// Whether neighbouring scan positions a, b (|a - b| = 1) lie in one segment:
-/// not when the later one starts a segment. Left to right that is flags[j] at
-/// j = max(a, b); right to left, position j is element n-1-j, and the step
-/// from element n-j to n-1-j crosses a boundary when flags[n-j] is set.
-/// CUB also compares the padding of a partial last tile, which repeats one
-/// key (a == b): that is one position, so no flag is read (right to left,
-/// position 0 would read flags[n], one past the end).
-template <class FIt, bool Backward> struct same_segment {
+/// Right to left, scan position j is element n-1-j, and it heads a segment
+/// when the element after it does (flags[n-j]); position 0 always heads one
+/// (flags[n] would lie past the end).
+template <class FIt> struct backward_heads {
     FIt f;
     index_t n;
-    template <class K> SCANVEC_HD bool operator()(K a, K b) const {
-        if (a == b) return true;
-        const index_t j = index_t(a < b ? b : a);
-        return !f[Backward ? n - j : j];
-    }
+    SCANVEC_HD bool operator()(index_t j) const { return j > 0 && bool(f[n - j]); }
 };
 
 /// Writes the segmented scan of a into r (a vector, or an output's target).
@@ -52,12 +44,14 @@ void segmented_into(const A& a, const Flags& flags, R& r, Op op) {
     if (n == 0) return;
     T id{};
     if constexpr (Exclusive) id = detail::identity_of<T>(op);
-    same_segment<decltype(reader(flags)), Backward> same{reader(flags), index_t(n)};
-    if constexpr (Backward)
-        scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, same, reversed_writer(r), flipped<Op>{op}, id,
+    if constexpr (Backward) {
+        const auto heads = thrust::make_transform_iterator(
+            thrust::counting_iterator<index_t>(0), backward_heads<decltype(reader(flags))>{reader(flags), index_t(n)});
+        scan_by_segment_n<!Exclusive>(reversed(reader(a), n), n, heads, reversed_writer(r), flipped<Op>{op}, id,
                                       current_stream());
-    else
-        scan_by_segment_n<!Exclusive>(reader(a), n, same, writer(r), op, id, current_stream());
+    } else {
+        scan_by_segment_n<!Exclusive>(reader(a), n, reader(flags), writer(r), op, id, current_stream());
+    }
 }
 
 template <bool Backward, bool Exclusive, class A, class Flags, class Op>

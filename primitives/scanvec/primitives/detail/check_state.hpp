@@ -5,8 +5,8 @@
 // call's epoch, so never cleared between calls) and failure_flag (a word of
 // the pinned result buffer that a kernel sets on any failure).
 //
-// A check's state must start cleared: its counter of finished blocks at 0,
-// its first bad position at ~0. Clearing it before every call is a launch of
+// A check's state must start cleared: its counter of finished blocks at 0.
+// Clearing it before every call is a launch of
 // its own, which for a small vector costs as much as the check. So each host
 // thread keeps one block of state per device, cleared once when it is made;
 // the kernel that reads the state last clears it again, and the host marks it
@@ -34,7 +34,7 @@ struct check_state_policy {
     /// per block of its kernel): the kernels launch at most this many blocks.
     static constexpr std::size_t max_blocks = 2048;
     static constexpr std::size_t slot_bytes = 48;
-    /// The header: the first bad position and the finished-block counter.
+    /// The header: the finished-block counter (a line of its own).
     static constexpr std::size_t header_bytes = 64;
     static constexpr std::size_t bytes = header_bytes + max_blocks * slot_bytes;
 };
@@ -53,20 +53,16 @@ public:
             backend::check(cudaMalloc(&block_->p, check_state_policy::bytes), "check state (cudaMalloc)");
         }
         block_->busy = true;
-        if (!block_->clean) {
+        if (!block_->clean)
             backend::check(cudaMemsetAsync(block_->p, 0, check_state_policy::header_bytes, s_), "check state (clear)");
-            backend::check(cudaMemsetAsync(first_bad(), 0xff, sizeof(unsigned long long), s_), "check state (clear)");
-        }
         block_->clean = false;  // until the verdict has been read
     }
     check_state(const check_state&) = delete;
     check_state& operator=(const check_state&) = delete;
     ~check_state() { block_->busy = false; }
 
-    /// The first position found bad (atomic min; ~0: none). Clean: ~0.
-    unsigned long long* first_bad() const { return static_cast<unsigned long long*>(block_->p); }
     /// Blocks of the kernel that have finished (the last one reads the rest). Clean: 0.
-    unsigned* blocks_done() const { return reinterpret_cast<unsigned*>(first_bad() + 1); }
+    unsigned* blocks_done() const { return static_cast<unsigned*>(block_->p); }
     /// Where the last block stores what it found: this thread's pinned result
     /// buffer, which the host reads after the wait (no copy queued).
     unsigned long long* verdict() const { return static_cast<unsigned long long*>(backend::result_buffer()); }

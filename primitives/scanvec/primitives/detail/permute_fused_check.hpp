@@ -109,8 +109,13 @@ inline unsigned element_blocks(index_t n) {
 }
 
 /// Sets *failed (once a block) when any thread of the block found bad input.
+/// Made by every thread of the block at its start, over the block's shared word.
 struct block_failure {
     int* any;  // in shared memory
+    __device__ explicit block_failure(int* shared_word) : any(shared_word) {
+        if (threadIdx.x == 0) *any = 0;
+        __syncthreads();
+    }
     __device__ void raise() const { *any = 1; }
     __device__ void report(unsigned* failed) const {
         __syncthreads();
@@ -124,9 +129,7 @@ template <class IdxIt, class In, class Out>
 __global__ void __launch_bounds__(fused_permute_policy::threads)
     scatter_stamped(IdxIt idx, In a, Out out, index_t n, unsigned* stamps, unsigned epoch, unsigned* failed) {
     __shared__ int any;
-    if (threadIdx.x == 0) any = 0;
-    __syncthreads();
-    const block_failure failure{&any};
+    const block_failure failure(&any);
     const index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x;
     if (i < n) {
         const auto j = static_cast<long long>(idx[i]);
@@ -158,9 +161,7 @@ template <class IdxIt, class In, class Out>
 __global__ void __launch_bounds__(fused_permute_policy::threads)
     gather_flagged(IdxIt idx, In a, Out out, index_t m, index_t bound, unsigned* failed) {
     __shared__ int any;
-    if (threadIdx.x == 0) any = 0;
-    __syncthreads();
-    const block_failure failure{&any};
+    const block_failure failure(&any);
     const index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x;
     if (i < m) {
         const auto j = static_cast<long long>(idx[i]);

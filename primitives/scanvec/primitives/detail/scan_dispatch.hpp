@@ -22,6 +22,7 @@
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <scanvec/primitives/detail/ordered_reduce.hpp>
 #  include <scanvec/primitives/detail/scan_policy.hpp>
+#  include <scanvec/primitives/detail/segmented_scan_tiles.hpp>
 #  include <cub/block/block_load.cuh>
 #  include <cub/block/block_scan.cuh>
 #  include <cub/block/block_store.cuh>
@@ -188,30 +189,48 @@ void exclusive_scan_with_total_n(In in, std::size_t n, Out out, Op op, T init, s
     exclusive_scan_n(repeat_last, n + 1, out, op, init, s);
 }
 
+#if defined(SCANVEC_BACKEND_CUDA)
+/// Whether neighbouring scan positions a, b (|a - b| = 1) lie in one segment,
+/// for CUB's scan by key over the positions: not when the later one heads a
+/// segment. CUB also compares the padding of a partial last tile, which
+/// repeats one key (a == b): one position, no flag read.
+template <class Heads> struct same_by_heads {
+    Heads heads;
+    template <class K> SCANVEC_HD bool operator()(K a, K b) const { return a == b || !heads[index_t(a < b ? b : a)]; }
+};
+#endif
+
 /// Scans of the values in[0..n) that restart wherever a segment starts:
-/// same(j - 1, j) is false when scan position j begins a new segment (it is
-/// only ever asked about neighbours). A scan by key whose keys are the
-/// positions themselves, so no key array is read or stored: one pass that
-/// reads the values and the flags behind `same`, and writes the result.
-template <bool Inclusive, class In, class Out, class Same, class Op, class T>
-void scan_by_segment_n(In in, std::size_t n, Same same, Out out, Op op, T init, stream_t s) {
+/// heads[j] is true when scan position j (j >= 1) begins a new segment;
+/// position 0 always does. On CUDA one pass of the tile kernel
+/// (segmented_scan_tiles.hpp) that reads the values and the flags and writes
+/// the result; items over 256 bytes take CUB's scan by key, whose keys are
+/// the positions themselves (no key array).
+template <bool Inclusive, class In, class Out, class Heads, class Op, class T>
+void scan_by_segment_n(In in, std::size_t n, Heads heads, Out out, Op op, T init, stream_t s) {
     if (n == 0) return;
 #if defined(SCANVEC_BACKEND_CUDA)
-    const char* name = Inclusive ? "segmented scan (cub::DeviceScan::InclusiveScanByKey)"
-                                 : "segmented scan (cub::DeviceScan::ExclusiveScanByKey)";
-    cub_run_by_count(name, n, [&](void* t, std::size_t& b) {
-        return with_count(n, [&](auto count) {
-            using K = std::make_unsigned_t<decltype(count)>;
-            thrust::counting_iterator<K> keys(0);
-            if constexpr (Inclusive)
-                return cub::DeviceScan::InclusiveScanByKey(t, b, keys, in, out, cub_op(op), K(count), same, s);
-            else
-                return cub::DeviceScan::ExclusiveScanByKey(t, b, keys, in, out, cub_op(op), init, K(count), same, s);
+    if constexpr (segmented_scan_shape<T>::fits) {
+        segmented_scan_by_tiles<Inclusive, T>(in, n, heads, out, op, init, s);
+    } else {
+        const char* name = Inclusive ? "segmented scan (cub::DeviceScan::InclusiveScanByKey)"
+                                     : "segmented scan (cub::DeviceScan::ExclusiveScanByKey)";
+        cub_run_by_count(name, n, [&](void* t, std::size_t& b) {
+            return with_count(n, [&](auto count) {
+                using K = std::make_unsigned_t<decltype(count)>;
+                thrust::counting_iterator<K> keys(0);
+                const same_by_heads<Heads> same{heads};
+                if constexpr (Inclusive)
+                    return cub::DeviceScan::InclusiveScanByKey(t, b, keys, in, out, cub_op(op), K(count), same, s);
+                else
+                    return cub::DeviceScan::ExclusiveScanByKey(t, b, keys, in, out, cub_op(op), init, K(count), same,
+                                                               s);
+            });
         });
-    });
+    }
 #else
     (void)s;
-    omp_scan_by_segment<!Inclusive>(in, index_t(n), same, out, op, init);
+    omp_scan_by_segment<!Inclusive>(in, index_t(n), heads, out, op, init);
 #endif
 }
 

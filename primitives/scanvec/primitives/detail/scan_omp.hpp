@@ -5,7 +5,7 @@
 // take their place on the host backend (scan_dispatch.hpp chooses them):
 //
 //   omp_scan(in, n, out, op, init)          exclusive (Exclusive = true) or inclusive
-//   omp_scan_by_segment(in, n, same, ...)   the same restarting where same(j - 1, j) is false
+//   omp_scan_by_segment(in, n, heads, ...)  the same restarting where heads[j] is set (and at 0)
 //
 // Each cuts the positions into one block per thread (host_scan_policy) and
 // runs three phases in one parallel region: every block folds its values (for
@@ -107,12 +107,12 @@ template <class V> V pick(bool h, const V& a, const V& b) {
     }
 }
 
-/// A scan of in[0..n) restarting wherever same(j - 1, j) is false (and at 0):
+/// A scan of in[0..n) restarting wherever heads[j] is set (and at 0):
 /// exclusive from init at every head, or inclusive.
-template <bool Exclusive, class In, class Out, class Same, class Op, class T>
-void omp_scan_by_segment(In in, index_t n, Same same, Out out, Op op, const T& init) {
+template <bool Exclusive, class In, class Out, class Heads, class Op, class T>
+void omp_scan_by_segment(In in, index_t n, Heads heads, Out out, Op op, const T& init) {
     using V = T;
-    const auto head = [&](index_t i) { return i == 0 || !same(i - 1, i); };
+    const auto head = [&](index_t i) { return i == 0 || bool(heads[i]); };
     // the fold through position i given the fold before it: from init at a
     // head (exclusive), from nothing at the start of a block without one
     const auto step = [&](const std::optional<V>& acc, index_t i) -> V {
@@ -125,12 +125,12 @@ void omp_scan_by_segment(In in, index_t n, Same same, Out out, Op op, const T& i
     // no mispredicted jumps.
     const auto scan_block = [&](index_t lo, index_t hi, std::optional<V> carry) {
         const V id = V(init);
-        const Same sm = same;  // local copies: the stores through out cannot change them
+        const Heads hd = heads;  // local copies: the stores through out cannot change them
         const Op f = op;
         const Out o = out;
         V acc = carry ? *carry : id;
         for (index_t i = lo; i < hi; ++i) {
-            const bool h = i == 0 || !sm(i - 1, i);
+            const bool h = i == 0 || bool(hd[i]);
             const V x = V(in[i]);
             if constexpr (Exclusive) {
                 const V before = pick(h, id, acc);

@@ -2,12 +2,11 @@
 //
 // sv::split counts its falses on the device, then moves the elements in one
 // pass, chosen here:
-//   CUDA, up to split_policy::counted_tiles_max tiles   a count per tile, then
-//       the tile kernel (split_tiles.hpp); one launch for one tile
-//   CUDA, up to split_policy::max_tile_elements   a reduce, then the tile
-//       kernel with look-back (split_tiles.hpp)
-//   otherwise                                      the generic path: the destination
-//       is a lazy scan of the false flags consumed by the scatter (lazy_scan.hpp)
+//   CUDA, up to split_policy::max_tile_elements   a count of falses per tile,
+//       then the tile kernel (split_tiles.hpp); one launch for one tile
+//   otherwise                                      a reduce, then the generic path:
+//       the destination is a lazy scan of the false flags consumed by the
+//       scatter (lazy_scan.hpp)
 //   host                                           a count and a placement per block
 //       (split_omp.hpp)
 // Both read the count of falses on the device: the host never waits.
@@ -36,19 +35,6 @@ void split_by_scan(const A& a, const Flags& flags, const index_t* falses, vector
     index.run(scatter_to<decltype(reader(a)), decltype(writer(r))>{reader(a), writer(r)}, current_stream());
 }
 
-/// r <- the stable split of a by flags (same length, checked by the caller),
-/// *falses (on the device) the number of false flags.
-template <class A, class Flags, class T>
-void split_scatter(const A& a, const Flags& flags, const index_t* falses, vector<T>& r) {
-#if defined(SCANVEC_BACKEND_CUDA)
-    if (a.size() <= split_policy::max_tile_elements) {
-        split_by_tiles<T>(reader(a), reader(flags), a.size(), falses, writer(r), current_stream());
-        return;
-    }
-#endif
-    split_by_scan(a, flags, falses, r);
-}
-
 /// The flat split: two steps of the model, a reduce (the falses, kept on the
 /// device) and the scan fused with the permute (traced as "permute"). On the
 /// host the same two steps by blocks (split_omp.hpp).
@@ -58,7 +44,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
 #else
     using T = value_t<A>;
     const std::size_t n = a.size();
-    if (split_counts_itself<T>(n)) {  // up to split_policy::counted_tiles_max tiles: two launches, or one
+    if (split_by_tiles_fits<T>(n)) {  // two launches (one for one tile), a scan of the counts past 1024 tiles
         // the falses of every tile (F and the falses before each tile)
         const auto counts = labelled("reduce", n, [&] {
             return count_split_tiles<T>(reader(a), reader(flags), n, current_stream());
@@ -66,7 +52,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
         // permute(A, if Flags then F + i - I-down else I-down)
         return labelled("permute", n, [&] {
             vector<T> r(n, no_init);
-            split_counted_by_tiles<T>(reader(a), reader(flags), n, counts, writer(r), current_stream());
+            split_by_tiles<T>(reader(a), reader(flags), n, counts, writer(r), current_stream());
             return r;
         }, a);
     }
@@ -75,7 +61,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
     // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))
     return labelled("permute", a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
-        split_scatter(a, flags, falses.ptr(), r);
+        split_by_scan(a, flags, falses.ptr(), r);
         return r;
     }, a);
 #endif

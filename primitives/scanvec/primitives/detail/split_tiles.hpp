@@ -3,26 +3,24 @@
 // Each tile ranks its elements in shared memory, falses first, and writes its
 // two runs with coalesced stores (read the elements and flags, write the
 // elements). A tile needs its count of falses before it and the whole count F,
-// which come, by the number of tiles:
-//   one tile            from the tile itself: the split is one launch
+// which come from the reduce step, a count of falses per tile
+// (split_count_tiles), by the number of tiles:
+//   one tile            no count: the tile counts its own, the split is one launch
 //   up to split_policy::counted_tiles_max
-//                       from a count of falses per tile (split_count_tiles),
-//                       which every tile sums: two launches, no look-back
-//   more                F from the caller (a reduce on the device), the counts
-//                       before each tile by decoupled look-back over the tiles
-//                       (CUB's ScanTileState and TilePrefixCallbackOp)
+//                       every tile sums the counts itself: two launches
+//   more                an exclusive scan of the counts (a few thousand
+//                       values) gives each tile its prefix and F: no look-back
 // n below 2^31. Why and how fast: docs/design/split.md. Shape: detail/split_policy.hpp.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
 
 #include <scanvec/primitives/detail/split_policy.hpp>
-#include <scanvec/primitives/detail/tile_state.hpp>
+#include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/memory.hpp>
 
-#include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -34,8 +32,6 @@
 #include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
-
-using split_tile_state = cub::ScanTileState<std::int32_t>;
 
 /// Where the tile kernel gets each element's flag: read from their own sequence...
 template <class FlagIt> struct flags_read {
@@ -61,10 +57,9 @@ struct prefix_counted {
     const std::int32_t* counts;
     int num_tiles;
 };
-/// ...or by look-back, with F counted by the caller.
-struct prefix_look_back {
-    split_tile_state tiles;
-    const index_t* falses;
+/// ...or from their exclusive scan: before[tile], and F = before[num_tiles].
+struct prefix_scanned {
+    const std::int32_t* before;
 };
 
 /// The falses before tile `tile` and in all tiles.
@@ -82,7 +77,6 @@ __device__ void load_split_tile(In a, Flags flags, std::int32_t base, int valid,
                                 bool (&f)[split_tile_shape<T>::items], Storage& smem) {
     using shape = split_tile_shape<T>;
     using load_values = cub::BlockLoad<T, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-    using load_flags = cub::BlockLoad<bool, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
     if (valid == shape::size) load_values(smem.values).Load(a + base, v);
     else load_values(smem.values).Load(a + base, v, valid);
     __syncthreads();
@@ -91,6 +85,7 @@ __device__ void load_split_tile(In a, Flags flags, std::int32_t base, int valid,
         for (int k = 0; k < shape::items; ++k)
             f[k] = int(threadIdx.x) * shape::items + k < valid ? bool(flags.fn(v[k])) : true;
     } else {
+        using load_flags = cub::BlockLoad<bool, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
         if (valid == shape::size) load_flags(smem.flags).Load(flags.it + base, f);
         else load_flags(smem.flags).Load(flags.it + base, f, valid, true);
         __syncthreads();
@@ -105,21 +100,18 @@ template <class T> struct split_tile_storage {
     using block_scan = cub::BlockScan<std::int32_t, shape::threads>;
     using block_reduce = cub::BlockReduce<std::int32_t, shape::threads>;
     using counts_reduce = cub::BlockReduce<tile_counts, shape::threads>;
-    using look_back = cub::TilePrefixCallbackOp<std::int32_t, ::cuda::std::plus<std::int32_t>, split_tile_state>;
     union type {
         typename load_values::TempStorage values;
         typename load_flags::TempStorage flags;
         typename block_reduce::TempStorage reduce;
         typename counts_reduce::TempStorage counts;
-        struct {
-            typename block_scan::TempStorage scan;
-            typename look_back::TempStorage prefix;
-        } scan;
+        typename block_scan::TempStorage scan;
         alignas(T) unsigned char staged[shape::size * sizeof(T)];
     };
 };
 
-/// counts[tile] = the falses of the tile (the reduce step, tile by tile).
+/// counts[tile] = the falses of the tile (the reduce step, tile by tile), and
+/// counts[number of tiles] = 0, so that an exclusive scan of them ends in F.
 template <class T, class In, class Flags>
 __global__ void __launch_bounds__(split_tile_shape<T>::threads)
     split_count_tiles(In a, Flags flags, std::int32_t n, std::int32_t* counts) {
@@ -128,21 +120,21 @@ __global__ void __launch_bounds__(split_tile_shape<T>::threads)
     __shared__ typename storage::type smem;
     const std::int32_t base = std::int32_t(blockIdx.x) * shape::size;
     const int valid = n - base < shape::size ? n - base : shape::size;
-    bool f[shape::items];
-    if constexpr (is_flags_computed<Flags>::value) {
-        T v[shape::items];
-        load_split_tile<T>(a, flags, base, valid, v, f, smem);
-    } else {
-        using load_flags = typename storage::load_flags;
-        if (valid == shape::size) load_flags(smem.flags).Load(flags.it + base, f);
-        else load_flags(smem.flags).Load(flags.it + base, f, valid, true);
-        __syncthreads();
-    }
+    // A count needs no order: striped loads, each warp's coalesced, straight from memory.
+    const auto is_false = [&](int at) -> std::int32_t {
+        if constexpr (is_flags_computed<Flags>::value) return flags.fn(a[base + at]) ? 0 : 1;
+        else return flags.it[base + at] ? 0 : 1;
+    };
     std::int32_t mine = 0;
+    if (valid == shape::size) {
 #pragma unroll
-    for (int k = 0; k < shape::items; ++k) mine += f[k] ? 0 : 1;
+        for (int k = 0; k < shape::items; ++k) mine += is_false(k * shape::threads + int(threadIdx.x));
+    } else {
+        for (int at = threadIdx.x; at < valid; at += shape::threads) mine += is_false(at);
+    }
     const std::int32_t tile_falses = typename storage::block_reduce(smem.reduce).Sum(mine);
     if (threadIdx.x == 0) counts[blockIdx.x] = tile_falses;
+    if (blockIdx.x == 0 && threadIdx.x == 0) counts[gridDim.x] = 0;
 }
 
 template <class T, class In, class Flags, class Prefix, class Out>
@@ -159,6 +151,9 @@ __global__ void __launch_bounds__(split_tile_shape<T>::threads)
     const std::int32_t base = tile * shape::size;
     const int valid = n - base < shape::size ? n - base : shape::size;
 
+    tile_counts known{0, 0};  // scanned counts are read first, in flight with the tile's loads
+    if constexpr (std::is_same_v<Prefix, prefix_scanned>) known = {prefix.before[tile], prefix.before[gridDim.x]};
+
     T v[items];
     bool f[items];
     load_split_tile<T>(a, flags, base, valid, v, f, smem);
@@ -166,13 +161,9 @@ __global__ void __launch_bounds__(split_tile_shape<T>::threads)
     std::int32_t mine = 0;  // my falses
 #pragma unroll
     for (int k = 0; k < items; ++k) mine += f[k] ? 0 : 1;
-    std::int32_t before_me, tile_falses, before_tile;  // falses before my first element, in the tile, before it
-    index_t falses;                                      // F, in all tiles
-    if constexpr (std::is_same_v<Prefix, prefix_own_tile>) {
-        block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, tile_falses);
-        before_tile = 0;
-        falses = tile_falses;
-    } else if constexpr (std::is_same_v<Prefix, prefix_counted>) {
+    std::int32_t falses_before, tile_falses, before_tile;  // falses in the tile before my first element, in it, before it
+    index_t falses;                                          // F, in all tiles
+    if constexpr (std::is_same_v<Prefix, prefix_counted>) {
         tile_counts c{0, 0};
         for (int t = threadIdx.x; t < prefix.num_tiles; t += threads) {
             const std::int32_t k = prefix.counts[t];
@@ -184,28 +175,19 @@ __global__ void __launch_bounds__(split_tile_shape<T>::threads)
         __syncthreads();
         before_tile = counted.before;
         falses = counted.all;
-        block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, tile_falses);
-        before_me += before_tile;
-    } else {
-        using look_back = typename storage::look_back;
-        if (tile == 0) {
-            block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, tile_falses);
-            if (threadIdx.x == 0) prefix.tiles.SetInclusive(0, tile_falses);
-            before_tile = 0;
-        } else {
-            look_back back(prefix.tiles, smem.scan.prefix, ::cuda::std::plus<std::int32_t>{}, tile);
-            block_scan(smem.scan.scan).ExclusiveSum(mine, before_me, back);
-            __syncthreads();
-            tile_falses = back.GetBlockAggregate();
-            before_tile = back.GetExclusivePrefix();
-        }
-        falses = read_only(prefix.falses);
+    } else if constexpr (std::is_same_v<Prefix, prefix_scanned>) {
+        before_tile = known.before;
+        falses = known.all;
+    }
+    block_scan(smem.scan).ExclusiveSum(mine, falses_before, tile_falses);
+    if constexpr (std::is_same_v<Prefix, prefix_own_tile>) {
+        before_tile = 0;
+        falses = tile_falses;
     }
     __syncthreads();  // the scan's storage becomes the staging area
 
     // rank in the tile: falses first, then trues, each in order
     T* staged = reinterpret_cast<T*>(smem.staged);
-    std::int32_t falses_before = before_me - before_tile;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const int at = threadIdx.x * items + k;
@@ -238,56 +220,48 @@ template <class In, class FlagIt, class Run> void with_tile_flags(In a, FlagIt f
     run(flags_read<FlagIt>{flags});
 }
 
-/// True when split_counted_by_tiles takes n elements of type T: the
-/// falses need no count of their own.
-template <class T> bool split_counts_itself(std::size_t n) {
-    return n > 0 && n <= split_policy::max_tile_elements && split_tiles_for<T>(n) <= split_policy::counted_tiles_max;
-}
+/// True when the tile kernel takes n elements of type T (32-bit counts).
+template <class T> bool split_by_tiles_fits(std::size_t n) { return n > 0 && n <= split_policy::max_tile_elements; }
 
-/// The reduce step of a split that counts itself (split_counts_itself):
-/// every tile's falses, or nothing for a single tile, which counts its own.
+/// The reduce step of a tiled split (split_by_tiles_fits): every tile's
+/// falses, scanned when there are more than split_policy::counted_tiles_max,
+/// or nothing for a single tile, which counts its own.
 struct split_tile_falses {
-    runtime::scratch counts;
+    runtime::scratch counts;  // counts, then (more tiles) their exclusive scan
     int num_tiles = 0;
+    bool scanned() const { return num_tiles > split_policy::counted_tiles_max; }
 };
 template <class T, class In, class FlagIt>
 split_tile_falses count_split_tiles(In a, FlagIt flags, std::size_t n, stream_t s) {
     split_tile_falses c;
     c.num_tiles = split_tiles_for<T>(n);
     if (c.num_tiles <= 1) return c;
-    c.counts = runtime::scratch(std::size_t(c.num_tiles) * sizeof(std::int32_t));
+    const std::size_t words = std::size_t(c.num_tiles) + 1;
+    c.counts = runtime::scratch((c.scanned() ? 2 : 1) * words * sizeof(std::int32_t));
     auto* counts = c.counts.template as<std::int32_t>();
     with_tile_flags(a, flags, [&](auto f) {
         split_count_tiles<T><<<c.num_tiles, split_tile_shape<T>::threads, 0, s>>>(a, f, std::int32_t(n), counts);
     });
     backend::check_launch("split (count by tiles)");
+    if (c.scanned()) exclusive_scan_n(counts, words, counts + words, plus<std::int32_t>{}, std::int32_t(0), s);
     return c;
 }
 
-/// The permute step of a split that counts itself: out[split index] = a[i].
+/// The permute step of a tiled split: out[split index] = a[i], falses
+/// (flags[i] false) from 0 in order, trues from F in order.
 template <class T, class In, class FlagIt, class Out>
-void split_counted_by_tiles(In a, FlagIt flags, std::size_t n, const split_tile_falses& c, Out out, stream_t s) {
+void split_by_tiles(In a, FlagIt flags, std::size_t n, const split_tile_falses& c, Out out, stream_t s) {
     const int threads = split_tile_shape<T>::threads;
+    const auto* counts = c.counts.template as<std::int32_t>();
     with_tile_flags(a, flags, [&](auto f) {
         if (c.num_tiles == 1)
             split_tiles<T><<<1, threads, 0, s>>>(a, f, std::int32_t(n), prefix_own_tile{}, out);
+        else if (c.scanned())
+            split_tiles<T><<<c.num_tiles, threads, 0, s>>>(a, f, std::int32_t(n),
+                                                            prefix_scanned{counts + c.num_tiles + 1}, out);
         else
-            split_tiles<T><<<c.num_tiles, threads, 0, s>>>(
-                a, f, std::int32_t(n), prefix_counted{c.counts.template as<std::int32_t>(), c.num_tiles}, out);
-    });
-    backend::check_launch("split (permute by tiles)");
-}
-
-/// out[split index] = a[i] for i < n: falses (flags[i] false) from 0 in order,
-/// trues from *falses (on the device) in order. n below 2^31.
-template <class T, class In, class FlagIt, class Out>
-void split_by_tiles(In a, FlagIt flags, std::size_t n, const index_t* falses, Out out, stream_t s) {
-    if (n == 0) return;
-    const int num_tiles = split_tiles_for<T>(n);
-    const tile_state<split_tile_state> status(num_tiles, s, "split");
-    with_tile_flags(a, flags, [&](auto f) {
-        split_tiles<T><<<num_tiles, split_tile_shape<T>::threads, 0, s>>>(a, f, std::int32_t(n),
-                                                                        prefix_look_back{status.tiles, falses}, out);
+            split_tiles<T><<<c.num_tiles, threads, 0, s>>>(a, f, std::int32_t(n), prefix_counted{counts, c.num_tiles},
+                                                            out);
     });
     backend::check_launch("split (permute by tiles)");
 }
