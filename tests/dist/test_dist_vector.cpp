@@ -5,6 +5,24 @@
 
 using namespace dtest;
 
+TEST_CASE("a communicator makes each team once per key and gives it again") {
+    const sv::dist::communicator c;
+    const int p = c.size(), me = c.rank(), k = p / 2 > 0 ? p / 2 : 1;
+    const int color = me < k ? 0 : 1;
+    const sv::dist::communicator* first = c.team(7, color);
+    REQUIRE(first != nullptr);
+    CHECK(first->size() == (me < k ? k : p - k));
+    CHECK(first->rank() == (me < k ? me : me - k));
+    CHECK(c.team(7, color) == first);  // the same team, not a new one
+    // a second partition under another key: every rank alone, or in none
+    const sv::dist::communicator* alone = c.team(8, me);
+    REQUIRE(alone != nullptr);
+    CHECK(alone->size() == 1);
+    CHECK(c.team(9, -1) == nullptr);
+    CHECK(c.team(9, -1) == nullptr);
+    CHECK(c.team(7, color) == first);
+}
+
 TEST_CASE("dist vector scatter and gather in even blocks") {
     for (std::size_t n : sizes) {
         CAPTURE(n);

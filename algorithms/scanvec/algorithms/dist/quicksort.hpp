@@ -33,7 +33,6 @@
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
@@ -52,24 +51,6 @@ template <class T> struct above_pivot {
     T pivot;
     SCANVEC_HD bool operator()(const T& x) const { return pivot < x; }
 };
-
-/// The ranks of comm with this color, as a communicator of their own
-/// (MPI_Comm_split, ranks in order); none for a negative color. Collective.
-inline std::optional<communicator> team_of(const communicator& comm, int color) {
-    MPI_Comm c = MPI_COMM_NULL;
-    mpi_check(MPI_Comm_split(comm.mpi(), color < 0 ? MPI_UNDEFINED : color, comm.rank(), &c),
-              "dist::quicksort (MPI_Comm_split)");
-    if (c == MPI_COMM_NULL) return std::nullopt;
-    std::optional<communicator> team;
-    try {
-        team.emplace(c);
-    } catch (...) {
-        MPI_Comm_free(&c);
-        throw;
-    }
-    MPI_Comm_free(&c);
-    return team;
-}
 
 template <class T> const T& median_of_three(const T& a, const T& b, const T& c) {
     if (a < b) return b < c ? b : (a < c ? c : a);
@@ -126,9 +107,10 @@ template <class T> scanvec::vector<T> team_quicksort(const vector<T>& a, local_f
         sizes[std::size_t(q)] = part * (at + 1) / ranks - part * at / ranks;
     }
     auto mine_part = dist::redistribute(parted, sizes);
-    // T' <- my half of the team; a team of one sorts alone, with no communicator
+    // T' <- my half of the team (kept by the team for its next sort that
+    // halves at k); a team of one sorts alone, with no communicator
     const int team_size = me < k ? k : p - k;
-    const auto team = team_of(comm, team_size > 1 ? (me < k ? 0 : 1) : -1);
+    const communicator* team = comm.team(k, team_size > 1 ? (me < k ? 0 : 1) : -1);
     failed.run([&] {
         r = team ? team_quicksort(vector<T>(std::move(mine_part.local()), *team), failed)
                  : scanvec::quicksort(mine_part.local());
@@ -141,8 +123,9 @@ template <class T> scanvec::vector<T> team_quicksort(const vector<T>& a, local_f
 /// a's elements ascending by <, r on a's blocks: quicksort by processor
 /// teams (above). Per round of a team of q ranks: three extracts, two maps
 /// and one all-gather of their counts, one split and one redistribute (each
-/// moving at most the team's elements), and an MPI_Comm_split (on NCCL
-/// builds an NCCL communicator for each new team of two or more); then the
+/// moving at most the team's elements), and the first time a team halves at
+/// a given rank, an MPI_Comm_split (on NCCL builds an NCCL communicator for
+/// each new team of two or more; kept for later sorts); then the
 /// one-device quicksort of a rank's part, one
 /// MPI_Allgather of the block sizes and one rebalancing exchange. At most
 /// p - 1 rounds; about log2 p when the pivots halve the vector. Collective.

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
@@ -152,7 +153,10 @@ class communicator {
 #if defined(SCANVEC_HAVE_NCCL)
         ncclComm_t nccl = nullptr;
 #endif
+        /// team(): the teams made so far, by key (null: this rank is in none).
+        std::vector<std::pair<int, std::shared_ptr<communicator>>> teams;
         void release() noexcept {
+            teams.clear();  // before the MPI communicator they were split from
 #if defined(SCANVEC_HAVE_NCCL)
             if (nccl) (void)ncclCommDestroy(nccl);
             nccl = nullptr;
@@ -227,6 +231,33 @@ public:
     /// The NCCL communicator over the same ranks; null unless uses_nccl().
     ncclComm_t nccl() const { return s_->nccl; }
 #endif
+
+    /// The ranks whose color equals mine, as a communicator of their own
+    /// (MPI_Comm_split, ranks in order); null for a negative color. Kept in
+    /// this communicator under `key` and given again for the same key, since
+    /// making one costs far more than a round of work (on NCCL builds
+    /// ncclCommInitRank: hundreds of milliseconds). Every rank passes the same
+    /// key for the same partition; collective the first time a key is met.
+    /// The team lives as long as this communicator.
+    const communicator* team(int key, int color) const {
+        for (const auto& t : s_->teams)
+            if (t.first == key) return t.second.get();
+        MPI_Comm c = MPI_COMM_NULL;
+        detail::mpi_check(MPI_Comm_split(s_->comm, color < 0 ? MPI_UNDEFINED : color, s_->rank, &c),
+                          "dist::communicator::team (MPI_Comm_split)");
+        std::shared_ptr<communicator> made;
+        if (c != MPI_COMM_NULL) {
+            try {
+                made = std::make_shared<communicator>(c);
+            } catch (...) {
+                MPI_Comm_free(&c);
+                throw;
+            }
+            MPI_Comm_free(&c);
+        }
+        s_->teams.emplace_back(key, std::move(made));
+        return s_->teams.back().second.get();
+    }
 
     /// Whether both name the same underlying communicator.
     friend bool operator==(const communicator& a, const communicator& b) { return a.s_ == b.s_; }
