@@ -70,6 +70,32 @@ TEST_CASE_TEMPLATE("radix_sort and split_radix_sort order floating-point keys", 
     }
 }
 
+TEST_CASE("radix_sort of keys with uneven top digits: one digit holds nearly all, others a few") {
+    // On the host a radix sort of 2^16 keys or more splits by the top digit
+    // first and sorts each bucket by the rest: a bucket of almost every key,
+    // buckets of a few (sorted by insertion), empty ones; the zeros in a
+    // bucket of their own keep their input order.
+    const std::size_t n = 70000;
+    std::mt19937 gen(81);
+    std::vector<float> f(n);
+    for (std::size_t i = 0; i < n; ++i) f[i] = 1.0f + float(gen() % 100000) / 100000.0f;
+    for (std::size_t i = 0; i < 20; ++i) f[gen() % n] = (i % 2) ? -0.0f : 0.0f;
+    for (std::size_t i = 0; i < 5; ++i) f[gen() % n] = -1000.0f * float(i + 1);
+    check_sorted_bits(sv::radix_sort(sv::vector<float>(f)).to_host(), f);
+
+    std::vector<std::int16_t> h16(n);
+    for (auto& x : h16) x = std::int16_t(gen() % 7 == 0 ? -int(gen() % 30000) : int(gen() % 200));
+    auto want16 = h16;
+    std::sort(want16.begin(), want16.end());
+    CHECK(sv::radix_sort(sv::vector<std::int16_t>(h16)).to_host() == want16);
+
+    std::vector<std::uint64_t> h64(n);
+    for (auto& x : h64) x = (gen() % 1000 == 0) ? (std::uint64_t(gen()) << 40) : std::uint64_t(gen() % 1000);
+    auto want64 = h64;
+    std::sort(want64.begin(), want64.end());
+    CHECK(sv::radix_sort(sv::vector<std::uint64_t>(h64)).to_host() == want64);
+}
+
 TEST_CASE("the two zeros are one key (stable), infinities at the ends") {
     const float inf = std::numeric_limits<float>::infinity();
     sv::vector<float> a = {0.0f, -0.0f, 1.0f, -inf, inf, -1.0f, -0.0f, 0.0f};

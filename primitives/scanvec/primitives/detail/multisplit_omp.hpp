@@ -4,6 +4,8 @@
 //                                     many: each thread owns a range of bins
 //   multisplit_into(a, digits, m, r)  the tile-wise counting sort: a count per tile,
 //                                     an exclusive scan of the m x tiles table, a scatter per tile
+//   radix_run_into(keys, r)           a radix sort's multisplits as one run: the top
+//                                     digit over the vector, the rest bucket by bucket
 //
 // Included by multisplit.hpp for the host backend only; the CUDA counterpart is
 // multisplit_cub.hpp, with the same two entry points. Why these paths and how
@@ -14,14 +16,17 @@
 
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/detail/multisplit_policy.hpp>
+#include <scanvec/primitives/detail/radix_digit_view.hpp>
 
 #include <thrust/for_each.h>
 #include <thrust/scan.h>
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -193,18 +198,85 @@ template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
     return SCANVEC_CHECKS ? index_t(tally.get()) : 0;
 }
 
-/// r <- the stable m-way split of a by digits (same length, n > 0, digits in 0..m-1).
-template <class A, class D, class T> void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r) {
+/// r <- the stable m-way split of a by digits (same length, n > 0, digits in
+/// 0..m-1); class_starts (when given, m entries) gets where each class begins in r.
+template <class A, class D, class T>
+void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r, index_t* class_starts = nullptr) {
     const index_t n = index_t(a.size());
     const index_t tiles = counting_sort_policy::tiles(n, m);
     // Counts <- per tile and class; Starts <- +-scan of the table, class-major
     auto next = count_tiles(digits, m, tiles);
     index_t* table = next.template as<index_t>();
     thrust::exclusive_scan(policy(), table, table + m * tiles, table);
+    if (class_starts)
+        for (index_t b = 0; b < m; ++b) class_starts[b] = table[b * tiles];
     // permute: every tile writes its elements in order from its start in each class
     using Scatter = scatter_tile<decltype(reader(a)), decltype(reader(digits)), decltype(writer(r))>;
     thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
                        Scatter{reader(a), reader(digits), writer(r), n, m, tiles, table});
+}
+
+/// Sorts keys[0..n) stably by the low `bits` bits of their radix order
+/// (radix_key_bits), the bits above being equal in all of them: one counting
+/// pass per 8-bit digit from the lowest, moving between keys and spare (n
+/// each); the result ends in keys. One thread: the buckets of a radix run
+/// (below) are sorted one to a thread, in its cache.
+template <class K> void sort_bucket_by_low_digits(K* keys, K* spare, index_t n, int bits) {
+    constexpr int digit = 8;
+    if (n < 2) return;
+    if (n <= radix_run_policy::insertion_max) {  // a few keys: insertion sort, stable
+        for (index_t i = 1; i < n; ++i) {  // (the bits above lo + bits are the bucket's: compare whole keys)
+            const K x = keys[i];
+            const auto kx = radix_key_bits(x);
+            index_t j = i;
+            for (; j > 0 && radix_key_bits(keys[j - 1]) > kx; --j) keys[j] = keys[j - 1];
+            keys[j] = x;
+        }
+        return;
+    }
+    K* from = keys;
+    K* to = spare;
+    for (int lo = 0; lo < bits; lo += digit) {
+        const radix_digit_of<K> digit_of{lo, bits - lo < digit ? bits - lo : digit};
+        index_t count[1 << digit] = {};
+        for (index_t i = 0; i < n; ++i) ++count[digit_of(from[i])];
+        if (count[digit_of(from[0])] == n) continue;  // every key has this digit: nothing moves
+        index_t at = 0;
+        for (index_t& c : count) {
+            const index_t here = c;
+            c = at;
+            at += here;
+        }
+        for (index_t i = 0; i < n; ++i) to[count[digit_of(from[i])]++] = from[i];
+        std::swap(from, to);
+    }
+    if (from != keys) std::copy(from, from + n, keys);
+}
+
+/// The consecutive multisplits of a radix sort as one run on the host: one
+/// multisplit by the keys' top digit over the whole vector (keys -> r), then
+/// each of its 256 buckets sorted by the remaining digits, one bucket to a
+/// thread at a time: a bucket of 2^24 / 256 keys stays in the core's cache for
+/// all its passes, where each whole-vector pass would go to memory. Stable, so
+/// the result is the digit passes' own. n > 0.
+template <class K> void radix_run_into(const vector<K>& keys, vector<K>& r) {
+    constexpr int bits = 8 * int(sizeof(K)), digit = 8, buckets = 1 << digit;
+    const index_t n = index_t(keys.size());
+    index_t starts[buckets + 1];
+    multisplit_into(keys, radix_digit_view<const K*>(keys.data(), keys.size(), bits - digit, digit), buckets, r,
+                    starts);
+    starts[buckets] = n;
+    K* out = r.data();
+#pragma omp parallel
+    {
+        std::vector<K> spare;
+#pragma omp for schedule(dynamic, 1)
+        for (int b = 0; b < buckets; ++b) {
+            const index_t size = starts[b + 1] - starts[b];
+            if (index_t(spare.size()) < size) spare.resize(std::size_t(size));
+            sort_bucket_by_low_digits(out + starts[b], spare.data(), size, bits - digit);
+        }
+    }
 }
 
 }  SCANVEC_NAMESPACE_END  // detail

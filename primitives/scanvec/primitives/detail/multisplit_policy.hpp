@@ -56,4 +56,17 @@ struct counting_sort_policy {
     }
 };
 
+/// The host's radix run (multisplit_omp.hpp, radix_run_into): a radix sort's
+/// multisplits as one multisplit by the top digit, then each bucket by the
+/// other digits in a thread's cache.
+struct radix_run_policy {
+    /// From this many keys: below it the whole vector's digit passes stay in
+    /// the cache anyway (2^16 int32: 256 KB), and the run's 256 buckets would
+    /// hold a few hundred keys each.
+    static constexpr index_t min_keys = index_t(1) << 16;
+    /// Buckets of at most this many keys are sorted by insertion, not by
+    /// counting passes, each of which walks all 256 counts.
+    static constexpr index_t insertion_max = 32;
+};
+
 }  SCANVEC_NAMESPACE_END  // detail
