@@ -24,6 +24,8 @@
 
 #include <omp.h>
 
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <type_traits>
@@ -107,8 +109,26 @@ template <class V> V pick(bool h, const V& a, const V& b) {
     }
 }
 
+/// The positions a segmented scan checks for heads at once (8: one 64-bit word of bool flags).
+constexpr index_t scan_run = 8;
+
+/// Whether none of the scan_run flags from position i is set: one 64-bit read
+/// when the flags are a bool array (each byte 0 or 1), never otherwise (the
+/// caller then steps element by element).
+template <class Heads> bool no_head_in_run(Heads heads, index_t i) {
+    if constexpr (std::is_same_v<Heads, const bool*> || std::is_same_v<Heads, bool*>) {
+        std::uint64_t w;
+        std::memcpy(&w, heads + i, sizeof w);
+        return w == 0;
+    } else {
+        (void)heads, (void)i;
+        return false;
+    }
+}
+
 /// A scan of in[0..n) restarting wherever heads[j] is set (and at 0):
-/// exclusive from init at every head, or inclusive.
+/// exclusive from init at every head, or inclusive. Where the flags are a
+/// bool array, runs of scan_run positions without a head scan plainly.
 template <bool Exclusive, class In, class Out, class Heads, class Op, class T>
 void omp_scan_by_segment(In in, index_t n, Heads heads, Out out, Op op, const T& init) {
     using V = T;
@@ -129,7 +149,21 @@ void omp_scan_by_segment(In in, index_t n, Heads heads, Out out, Op op, const T&
         const Op f = op;
         const Out o = out;
         V acc = carry ? *carry : id;
-        for (index_t i = lo; i < hi; ++i) {
+        for (index_t i = lo; i < hi;) {
+            if (i > 0 && i + scan_run <= hi && no_head_in_run(hd, i)) {  // a plain scan: no select in the chain
+                for (index_t j = i; j < i + scan_run; ++j) {
+                    const V x = V(in[j]);
+                    if constexpr (Exclusive) {
+                        o[j] = acc;
+                        acc = f(acc, x);
+                    } else {
+                        acc = f(acc, x);
+                        o[j] = acc;
+                    }
+                }
+                i += scan_run;
+                continue;
+            }
             const bool h = i == 0 || bool(hd[i]);
             const V x = V(in[i]);
             if constexpr (Exclusive) {
@@ -140,6 +174,7 @@ void omp_scan_by_segment(In in, index_t n, Heads heads, Out out, Op op, const T&
                 acc = pick(h, x, V(f(acc, x)));
                 o[i] = acc;
             }
+            ++i;
         }
     };
     const index_t blocks = omp_scan_blocks(n);
