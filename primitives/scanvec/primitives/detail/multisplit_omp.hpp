@@ -225,7 +225,7 @@ template <class K> void sort_bucket_by_low_digits(K* keys, K* spare, index_t n, 
     constexpr int digit = 8;
     if (n < 2) return;
     if (n <= radix_run_policy::insertion_max) {  // a few keys: insertion sort, stable
-        for (index_t i = 1; i < n; ++i) {  // (the bits above lo + bits are the bucket's: compare whole keys)
+        for (index_t i = 1; i < n; ++i) {  // (the keys share every bit above the low ones: compare whole keys)
             const K x = keys[i];
             const auto kx = radix_key_bits(x);
             index_t j = i;
