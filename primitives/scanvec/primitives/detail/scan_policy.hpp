@@ -34,14 +34,14 @@ template <class T> struct one_block_scan_shape {
 
 /// CUDA: the segmented scan's tile kernel (segmented_scan_tiles.hpp). 128
 /// threads of 128 bytes of items each (32 int32, at most 32: a thread's head
-/// flags are one 32-bit mask), which measured fastest of the shapes tried
-/// for int32 (128 x 32 ahead of 128 x 24, 256 x 24 and 256 x 16; 512 x 8 far
-/// behind). The tile's staging area (size x sizeof(T)) stays at 16 KB up to
-/// 128-byte items and within the 48 KB of static shared memory up to 256
-/// bytes; larger items go to CUB's scan by key. The look-back's waits are
-/// CUB's sm_90 tuning of its plain scan (648 ns between polls, 1245 before
-/// the first), which beat its scan-by-key tuning and no waits at all on the
-/// H100; grids under delay_min_tiles tiles do not wait.
+/// flags are one 32-bit mask): many items a thread keep loads in flight and
+/// leave one pair a thread for the block scan. The tile's staging area (size
+/// x sizeof(T)) stays at 16 KB up to 128-byte items and within the 48 KB of
+/// static shared memory up to 256 bytes; larger items go to CUB's scan by
+/// key. The look-back's waits (poll_ns between polls, first_ns before the
+/// first) are CUB's sm_90 tuning of its plain scan; grids under
+/// delay_min_tiles tiles do not wait, as few tiles contend. The shapes and
+/// waits compared: docs/design/scans-and-reductions.md.
 template <class T> struct segmented_scan_shape {
     static constexpr int threads = 128;
     static constexpr int items = sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)) > 32 ? 32 : int(128 / sizeof(T));

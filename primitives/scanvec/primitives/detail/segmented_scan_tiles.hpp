@@ -188,11 +188,9 @@ __global__ void __launch_bounds__(segmented_scan_shape<T>::threads)
         typename storage::scan(smem.scan).ExclusiveScan(mine, before, pair_op, prefix);
     }
 
-    // ptxas 13.0 (sm_90) has kept predicates made from head_bits above alive
-    // across the block scan and read a clobbered one in the replay (an
-    // affine-map operator on 128 x 16 tiles: item 14 took item 6's flag). A
-    // shuffle of the mask to itself is opaque to it: the replay's predicates
-    // are made afresh, for one SHFL a thread.
+    // A shuffle of the mask to itself, opaque to ptxas, makes the replay's
+    // predicates afresh: ptxas 13.0 (sm_90) kept those made above alive across
+    // the block scan and read a clobbered one (docs/design/scans-and-reductions.md).
     head_bits = __shfl_sync(0xffffffffu, head_bits, int(threadIdx.x) & 31);
 
     // replay my items from the fold before me (unused where my first item heads a segment)

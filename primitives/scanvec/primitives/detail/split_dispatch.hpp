@@ -44,7 +44,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
 #else
     using T = value_t<A>;
     const std::size_t n = a.size();
-    if (split_by_tiles_fits<T>(n)) {  // two launches (one for one tile), a scan of the counts past 1024 tiles
+    if (split_by_tiles_fits(n)) {  // two launches (one for one tile), a scan of the counts past 1024 tiles
         // the falses of every tile (F and the falses before each tile)
         const auto counts = labelled("reduce", n, [&] {
             return count_split_tiles<T>(reader(a), reader(flags), n, current_stream());

@@ -18,12 +18,11 @@ struct split_policy {
     /// to this many elements; longer vectors take the generic path (a 64-bit
     /// lazy scan fused with the scatter).
     static constexpr std::size_t max_tile_elements = std::size_t(std::numeric_limits<std::int32_t>::max());
-    /// Up to this many tiles (2^22 4-byte keys) the tile kernel takes its
-    /// counts from one count of falses per tile, which each tile sums (at most
-    /// 4 loads a thread), in place of a reduce, a look-back state and its
-    /// initialisation: two launches where that takes four, which is what a
-    /// small split costs. Past it the sums grow with the square of the tiles,
-    /// and the look-back's one pass costs less.
+    /// Up to this many tiles (2^22 4-byte keys) every tile sums the per-tile
+    /// counts of falses itself (at most 4 loads a thread): two launches, which
+    /// is what a small split costs. Past it those sums grow with the square of
+    /// the tiles, and one exclusive scan of the counts (two more launches)
+    /// costs less.
     static constexpr int counted_tiles_max = 1024;
     /// The host's blocks (split_omp.hpp): 2^16 elements, so that a block's
     /// pass over its flags and elements outweighs its count's bookkeeping,

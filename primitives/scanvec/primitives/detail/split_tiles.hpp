@@ -220,8 +220,8 @@ template <class In, class FlagIt, class Run> void with_tile_flags(In a, FlagIt f
     run(flags_read<FlagIt>{flags});
 }
 
-/// True when the tile kernel takes n elements of type T (32-bit counts).
-template <class T> bool split_by_tiles_fits(std::size_t n) { return n > 0 && n <= split_policy::max_tile_elements; }
+/// True when the tile kernel takes n elements (32-bit counts).
+inline bool split_by_tiles_fits(std::size_t n) { return n > 0 && n <= split_policy::max_tile_elements; }
 
 /// The reduce step of a tiled split (split_by_tiles_fits): every tile's
 /// falses, scanned when there are more than split_policy::counted_tiles_max,

@@ -235,8 +235,8 @@ public:
     /// The ranks whose color equals mine, as a communicator of their own
     /// (MPI_Comm_split, ranks in order); null for a negative color. Kept in
     /// this communicator under `key` and given again for the same key, since
-    /// making one costs far more than a round of work (on NCCL builds
-    /// ncclCommInitRank: hundreds of milliseconds). Every rank passes the same
+    /// making one (on NCCL builds ncclCommInitRank) costs far more than a
+    /// round of work (docs/design/distributed.md). Every rank passes the same
     /// key for the same partition; collective the first time a key is met.
     /// The team lives as long as this communicator.
     const communicator* team(int key, int color) const {
