@@ -103,6 +103,61 @@ TEST_CASE("permute and back_permute with random permutations") {
     }
 }
 
+namespace et {
+/// A random permutation of 0..n-1 (fixed seed), as I.
+template <class I> std::vector<I> random_permutation(std::size_t n, std::uint64_t seed) {
+    std::vector<I> p(n);
+    std::iota(p.begin(), p.end(), I(0));
+    std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
+    return p;
+}
+
+/// permute(a, idx) against the loop, checked, unchecked and into the caller's memory.
+template <class T, class I> void check_large_permute(std::size_t n, std::uint64_t seed) {
+    CAPTURE(n);
+    const auto ha = test::random_values<T>(n, seed, T(0), T(100));
+    const auto perm = random_permutation<I>(n, seed + 1);
+    std::vector<T> want(n);
+    for (std::size_t i = 0; i < n; ++i) want[std::size_t(perm[i])] = ha[i];
+    const sv::vector<T> a(ha);
+    const sv::vector<I> idx(perm);
+    CHECK(sv::permute(a, idx).to_host() == want);
+    CHECK(sv::permute(a, idx, sv::unchecked).to_host() == want);
+    sv::vector<T> out(n, T(0));
+    sv::permute(a, idx, sv::into(out));
+    CHECK(out.to_host() == want);
+}
+}  // namespace et
+
+TEST_CASE("permute of results past the L2 cache (CUDA groups the pairs by target first)") {
+    if (test::small_sizes_only()) return;  // 64 MB results: not under the sanitizers
+    // 64 MB results (the H100's L2 holds 50 MB), sizes that are not powers of two
+    et::check_large_permute<int, long>((std::size_t(1) << 24) + 3, 31);
+    et::check_large_permute<double, int>((std::size_t(1) << 23) + 7, 32);
+    et::check_large_permute<std::uint16_t, std::uint32_t>((std::size_t(1) << 25) + 1, 33);
+    // indices read lazily: i -> i * 1000003 mod n, a permutation (gcd(1000003, n) = 1)
+    const std::size_t n = (std::size_t(1) << 24) + 3;
+    auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i % 1000); }, sv::lazy::index(n));
+    auto idx = sv::lazy::map(SCANVEC_FN(sv::index_t i) { return sv::index_t((i * 1000003) % sv::index_t(n)); },
+                             sv::lazy::index(n));
+    const auto r = sv::permute(a, idx).to_host();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += r[(i * 1000003) % n] != int(i % 1000);
+    CHECK(wrong == 0);
+#if SCANVEC_CHECKS
+    // bad indices are named at their positions in idx, not in the grouped pairs
+    auto perm = et::random_permutation<int>(n, 34);
+    auto repeated = perm;
+    repeated[9000001] = repeated[123];
+    CHECK_THROWS_WITH_AS(sv::permute(a, sv::vector<int>(repeated)),
+                         doctest::Contains("at idx[123] and idx[9000001]"), sv::index_error);
+    auto outside = perm;
+    outside[16000000] = int(n) + 5;
+    CHECK_THROWS_WITH_AS(sv::permute(a, sv::vector<int>(outside)), doctest::Contains("idx[16000000]"),
+                         sv::index_error);
+#endif
+}
+
 TEST_CASE("back_permute may repeat indices and change the length") {
     sv::vector<int> a = {10, 20, 30};
     sv::vector<int> idx = {2, 2, 0, 1, 0};

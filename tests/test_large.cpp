@@ -5,6 +5,7 @@
 #include "support.hpp"
 #include <scanvec/algorithms/radix_sort.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
 #include <scanvec/primitives/split.hpp>
 
@@ -55,6 +56,19 @@ TEST_CASE("split of 2^31 + 1000 int32 keys is a stable partition") {
     CHECK(all_true(parity_ok));
     CHECK(sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, s)) ==
           sv::reduce(sv::lazy::map(SCANVEC_FN(int k) { return sv::index_t(k); }, keys)));
+}
+
+TEST_CASE("permute of 2^31 + 1000 bytes by an affine permutation, its indices read lazily") {
+    // i -> i * 1000003 mod big, a permutation (gcd(1000003, big) = 1); uint32 indices
+    const sv::vector<std::int8_t> a = sv::map(SCANVEC_FN(sv::index_t i) { return std::int8_t(i % 127); },
+                                              sv::lazy::index(big));
+    auto idx = sv::lazy::map(SCANVEC_FN(sv::index_t i) { return std::uint32_t((i * 1000003) % sv::index_t(big)); },
+                             sv::lazy::index(big));
+    const auto r = sv::permute(a, idx);
+    REQUIRE(r.size() == big);
+    // read back through the same indices, every element is where it started
+    auto ok = sv::map(SCANVEC_FN(std::int8_t x, std::int8_t y) { return x == y; }, sv::lazy::back_permute(r, idx), a);
+    CHECK(all_true(ok));
 }
 
 TEST_CASE("radix_sort of 2^31 + 1000 int32 keys is ordered and keeps the keys") {

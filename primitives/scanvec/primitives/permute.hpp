@@ -15,6 +15,7 @@
 #include <scanvec/primitives/detail/permutation_fingerprint.hpp>
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <scanvec/primitives/detail/permute_fused_check.hpp>
+#  include <scanvec/primitives/detail/permute_grouped.hpp>
 #endif
 #include <scanvec/primitives/detail/permute_omp.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
@@ -160,8 +161,19 @@ inline constexpr unchecked_t unchecked{};
 namespace detail {
 
 /// r[idx[i]] = a[i] into r (a vector or an output's target), unchecked.
+#if defined(SCANVEC_BACKEND_CUDA)
+/// r[I'[i]] = A'[i] for the n grouped pairs: each group into its window of r.
+template <class Grouped, class R> void scatter_grouped(const Grouped& g, std::size_t n, R& r) {
+    thrust::scatter(policy(current_stream()), g.value(), g.value() + n, g.target(), writer(r));
+    backend::check_launch("permute");
+}
+#endif
+
 template <class A, class Idx, class R> void scatter_into(const A& a, const Idx& idx, R& r) {
     if (a.empty()) return;
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (auto g = group_by_target(a, idx)) return scatter_grouped(*g, a.size(), r);  // a result past the L2
+#endif
     auto in = detail::reader(a);
     thrust::scatter(detail::policy(current_stream()), in, in + a.size(), detail::reader(idx), detail::writer(r));
     backend::check_launch("permute");
@@ -213,18 +225,22 @@ private:
 };
 
 
+/// The fingerprint of the n indices read through it (one reduce, waits for it).
+template <class It> permutation_fingerprint fingerprint_of(It it, std::size_t n) {
+    const auto& x = fingerprint_points();
+    auto factors = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                   fingerprint_factors<It>{it, index_t(n), {x[0], x[1]}});
+    return reduce_n(factors, n, fingerprint_product{}, fingerprint_product::identity(), current_stream());
+}
+
 /// Throws index_error unless idx (length n) is a permutation of 0..n-1: the
 /// first out-of-range position, else the first repeat. One pass over idx and
 /// one value read back; the exact search for a repeat runs only on failure.
 template <class Idx> void expect_permutation(const char* op, const Idx& idx, std::size_t n) {
     if (n == 0) return;
-    const auto& x = fingerprint_points();
-    auto factors = thrust::make_transform_iterator(
-        thrust::counting_iterator<index_t>(0),
-        fingerprint_factors<decltype(reader(idx))>{reader(idx), index_t(n), {x[0], x[1]}});
-    const auto f = reduce_n(factors, n, fingerprint_product{}, fingerprint_product::identity(), current_stream());
+    const auto f = fingerprint_of(reader(idx), n);
     if (f.first_bad != ~0ull) throw_out_of_range(op, idx, f.first_bad, n);
-    if (f.of_idx[0] != f.of_pos[0] || f.of_idx[1] != f.of_pos[1]) {
+    if (!f.permutation()) {
         check_indices(op, idx, n, true);  // names the first repeat
         throw index_error(std::string(op) + ": idx is not a permutation");  // (check_indices has thrown)
     }
@@ -251,6 +267,14 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
             check_indices("permute", idx, n, true);  // names the first bad index or repeat
             throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
         }
+        return;
+    }
+    if (auto g = group_by_target(a, idx)) {  // a result past the L2: grouped by target, checked, then moved
+        if (!fingerprint_of(g->target(), n).permutation()) {  // the grouped targets hold idx's values
+            check_indices("permute", idx, n, true);  // names the bad index at its place in idx
+            throw index_error("permute: idx is not a permutation");  // (check_indices has thrown)
+        }
+        scatter_grouped(*g, n, r);
         return;
     }
     const auto verdict = scatter_checked(reader(idx), reader(a), writer(r), index_t(n));

@@ -155,17 +155,21 @@ inline void check_user_memory(const void* p, const std::string& what) {
                     std::to_string(current));
 }
 
-/// The current device's multiprocessor count, asked once per device and thread.
-inline int multiprocessor_count(const char* op) {
-    thread_local int device = -1, sms = 0;
+/// An attribute of the current device, asked once per device, attribute and thread.
+template <cudaDeviceAttr Attr> int device_attribute(const char* op) {
+    thread_local int device = -1, value = 0;
     int current = 0;
-    check(cudaGetDevice(&current), op);
+    backend::check(cudaGetDevice(&current), op);
     if (current != device) {
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current), op);
+        backend::check(cudaDeviceGetAttribute(&value, Attr, current), op);
         device = current;
     }
-    return sms;
+    return value;
 }
+/// The current device's multiprocessor count.
+inline int multiprocessor_count(const char* op) { return device_attribute<cudaDevAttrMultiProcessorCount>(op); }
+/// The current device's L2 cache, in bytes.
+inline std::size_t l2_cache_bytes(const char* op) { return std::size_t(device_attribute<cudaDevAttrL2CacheSize>(op)); }
 
 /// This thread's pinned buffer for small results (result_buffer_bytes): a
 /// cudaMemcpyAsync lands in it, and kernels may store into it directly

@@ -39,6 +39,20 @@ struct check_state_policy {
     static constexpr std::size_t bytes = header_bytes + max_blocks * slot_bytes;
 };
 
+/// This thread's entries of device memory (each names its `device` and its
+/// cudaMalloc'd `p`), freed when the thread ends. A deque: references stay
+/// valid as entries are added.
+template <class Entry> std::deque<Entry>& thread_device_memory() {
+    struct pool {
+        std::deque<Entry> v;
+        ~pool() {
+            for (auto& e : v) (void)cudaFree(e.p);
+        }
+    };
+    thread_local pool p;
+    return p.v;
+}
+
 /// This thread's state block on the current device, held for one check.
 class check_state {
 public:
@@ -85,16 +99,7 @@ private:
         void* p;
         bool clean, busy;
     };
-    struct pool {
-        std::deque<block> v;  // references stay valid as blocks are added
-        ~pool() {
-            for (auto& b : v) (void)cudaFree(b.p);
-        }
-    };
-    static std::deque<block>& blocks() {
-        thread_local pool p;
-        return p.v;
-    }
+    static std::deque<block>& blocks() { return thread_device_memory<block>(); }
     block* block_ = nullptr;
     stream_t s_;
 };
@@ -129,7 +134,7 @@ public:
     stamp_state(std::size_t n, stream_t s) {
         int device = 0;
         backend::check(cudaGetDevice(&device), "stamps (cudaGetDevice)");
-        auto& all = pool().v;
+        auto& all = thread_device_memory<stamps>();
         for (auto& w : all)
             if (w.device == device) { words_ = &w; break; }
         if (!words_) {
@@ -162,16 +167,6 @@ private:
         std::size_t capacity;
         unsigned epoch;
     };
-    struct holder {
-        std::deque<stamps> v;
-        ~holder() {
-            for (auto& w : v) (void)cudaFree(w.p);
-        }
-    };
-    static holder& pool() {
-        thread_local holder h;
-        return h;
-    }
     stamps* words_ = nullptr;
 };
 

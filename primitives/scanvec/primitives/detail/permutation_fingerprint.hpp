@@ -44,6 +44,11 @@ struct permutation_fingerprint {
     std::uint64_t of_idx[2];  // prod (x_k - idx[i])
     std::uint64_t of_pos[2];  // prod (x_k - i)
     unsigned long long first_bad;
+    /// Every index in range and the products equal: a permutation (a non-permutation
+    /// passes with probability below (n/p)^2).
+    SCANVEC_HD bool permutation() const {
+        return first_bad == ~0ull && of_idx[0] == of_pos[0] && of_idx[1] == of_pos[1];
+    }
 };
 
 struct fingerprint_product {

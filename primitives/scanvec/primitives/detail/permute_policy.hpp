@@ -25,6 +25,14 @@ struct permute_policy {
     /// 64-bit modular products and a fold across blocks; past the bound the
     /// scatter is bound by memory, and the fingerprint needs no memory of its own.
     static constexpr std::size_t stamped_check_max = std::size_t(1) << 20;
+    /// CUDA: a permute whose result outgrows the L2 cache first groups its
+    /// (target, element) pairs by the targets' top bits, so that the scatter
+    /// writes each group into a window of the result that stays in the cache
+    /// (detail/permute_grouped.hpp). Windows of about this many bytes: smaller
+    /// ones need more bits than one grouping pass sorts by.
+    static constexpr std::size_t grouped_window_bytes = std::size_t(1) << 20;
+    /// The most bits the grouping sorts by: one pass of CUB's onesweep radix sort.
+    static constexpr int grouped_max_bits = 8;
 };
 
 }  SCANVEC_NAMESPACE_END  // detail

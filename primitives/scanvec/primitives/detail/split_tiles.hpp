@@ -70,28 +70,6 @@ struct add_tile_counts {
     __device__ tile_counts operator()(tile_counts x, tile_counts y) const { return {x.before + y.before, x.all + y.all}; }
 };
 
-/// Loads tile `base`'s elements into v and their flags into f; positions past
-/// the end read as true (never counted as falses, never written).
-template <class T, class In, class Flags, class Storage>
-__device__ void load_split_tile(In a, Flags flags, std::int32_t base, int valid, T (&v)[split_tile_shape<T>::items],
-                                bool (&f)[split_tile_shape<T>::items], Storage& smem) {
-    using shape = split_tile_shape<T>;
-    using load_values = cub::BlockLoad<T, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-    if (valid == shape::size) load_values(smem.values).Load(a + base, v);
-    else load_values(smem.values).Load(a + base, v, valid);
-    __syncthreads();
-    if constexpr (is_flags_computed<Flags>::value) {
-#pragma unroll
-        for (int k = 0; k < shape::items; ++k)
-            f[k] = int(threadIdx.x) * shape::items + k < valid ? bool(flags.fn(v[k])) : true;
-    } else {
-        using load_flags = cub::BlockLoad<bool, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-        if (valid == shape::size) load_flags(smem.flags).Load(flags.it + base, f);
-        else load_flags(smem.flags).Load(flags.it + base, f, valid, true);
-        __syncthreads();
-    }
-}
-
 /// The shared memory of the split's kernels for elements of type T.
 template <class T> struct split_tile_storage {
     using shape = split_tile_shape<T>;
@@ -109,6 +87,28 @@ template <class T> struct split_tile_storage {
         alignas(T) unsigned char staged[shape::size * sizeof(T)];
     };
 };
+
+/// Loads tile `base`'s elements into v and their flags into f; positions past
+/// the end read as true (never counted as falses, never written).
+template <class T, class In, class Flags>
+__device__ void load_split_tile(In a, Flags flags, std::int32_t base, int valid, T (&v)[split_tile_shape<T>::items],
+                                bool (&f)[split_tile_shape<T>::items], typename split_tile_storage<T>::type& smem) {
+    using shape = split_tile_shape<T>;
+    using load_values = typename split_tile_storage<T>::load_values;
+    if (valid == shape::size) load_values(smem.values).Load(a + base, v);
+    else load_values(smem.values).Load(a + base, v, valid);
+    __syncthreads();
+    if constexpr (is_flags_computed<Flags>::value) {
+#pragma unroll
+        for (int k = 0; k < shape::items; ++k)
+            f[k] = int(threadIdx.x) * shape::items + k < valid ? bool(flags.fn(v[k])) : true;
+    } else {
+        using load_flags = typename split_tile_storage<T>::load_flags;
+        if (valid == shape::size) load_flags(smem.flags).Load(flags.it + base, f);
+        else load_flags(smem.flags).Load(flags.it + base, f, valid, true);
+        __syncthreads();
+    }
+}
 
 /// counts[tile] = the falses of the tile (the reduce step, tile by tile), and
 /// counts[number of tiles] = 0, so that an exclusive scan of them ends in F.
