@@ -160,7 +160,6 @@ inline constexpr unchecked_t unchecked{};
 /// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
 namespace detail {
 
-/// r[idx[i]] = a[i] into r (a vector or an output's target), unchecked.
 #if defined(SCANVEC_BACKEND_CUDA)
 /// r[I'[i]] = A'[i] for the n grouped pairs: each group into its window of r.
 template <class Grouped, class R> void scatter_grouped(const Grouped& g, std::size_t n, R& r) {
@@ -169,6 +168,7 @@ template <class Grouped, class R> void scatter_grouped(const Grouped& g, std::si
 }
 #endif
 
+/// r[idx[i]] = a[i] into r (a vector or an output's target), unchecked.
 template <class A, class Idx, class R> void scatter_into(const A& a, const Idx& idx, R& r) {
     if (a.empty()) return;
 #if defined(SCANVEC_BACKEND_CUDA)
