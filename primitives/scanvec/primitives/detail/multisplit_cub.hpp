@@ -27,13 +27,6 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
-/// The number of bits that hold the values 0..m-1.
-inline int bits_for(index_t m) {
-    int b = 0;
-    while (b < 63 && (index_t(1) << b) < m) ++b;
-    return b;
-}
-
 /// r[d[i]] += 1 for every i, by atomic increments (r zeroed); a digit outside
 /// 0..m-1 is not counted but added to *outside.
 template <class DIt> struct increment_bin {

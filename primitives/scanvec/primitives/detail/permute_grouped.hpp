@@ -15,6 +15,7 @@
 #if defined(SCANVEC_BACKEND_CUDA)
 
 #include <scanvec/primitives/detail/permute_policy.hpp>
+#include <scanvec/primitives/detail/radix_digit_view.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
@@ -29,8 +30,8 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 /// The bit range [lo, hi) of the targets 0..n-1 to group by; lo == hi: scatter directly.
 template <class T> std::pair<int, int> grouping_bits(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
-    int hi = 0, bits = 0;
-    while (hi < 63 && (std::size_t(1) << hi) < n) ++hi;
+    const int hi = bits_for(index_t(n));  // the targets 0..n-1
+    int bits = 0;
     while (bits < permute_policy::grouped_max_bits && (bytes >> bits) > permute_policy::grouped_window_bytes) ++bits;
     if (bits == 0 || bytes <= backend::l2_cache_bytes("permute (cudaDeviceGetAttribute)")) return {hi, hi};
     return {hi > bits ? hi - bits : 0, hi};

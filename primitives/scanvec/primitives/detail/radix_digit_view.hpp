@@ -21,6 +21,13 @@
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
 
+/// The number of bits that hold the values 0..m-1.
+inline int bits_for(index_t m) {
+    int b = 0;
+    while (b < 63 && (index_t(1) << b) < m) ++b;
+    return b;
+}
+
 /// The unsigned integer whose order is the key order ("radix order"):
 /// unsigned keys as they are; signed ones with the sign bit flipped; floating
 /// point ones in the order of < (-inf, ..., +inf; -0.0 and +0.0 one key,
