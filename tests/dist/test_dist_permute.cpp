@@ -5,6 +5,15 @@
 
 using namespace dtest;
 
+template <class E, class F> std::string message_of(F&& f) {
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "(nothing thrown)";
+}
+
 TEST_CASE("dist permute and back_permute") {
     for (spread s : spreads) {
         for (std::size_t n : sizes) {
@@ -25,6 +34,49 @@ TEST_CASE("dist permute and back_permute") {
             CHECK(b.offsets() == di.offsets());
             CHECK(gathered_equals(b, gathered));
         }
+    }
+}
+
+// Blocks past the L2 (on CUDA): the records are grouped by owner and by the
+// window of their place, and each receiver scatters them as they came.
+TEST_CASE("dist permute of blocks past the L2") {
+#if defined(SCANVEC_BACKEND_CUDA)
+    const std::size_t n = (std::size_t(1) << 26) + 5, n_wide = (std::size_t(1) << 25) + 7;
+#else
+    const std::size_t n = (std::size_t(1) << 20) + 3, n_wide = (std::size_t(1) << 19) + 7;
+#endif
+    const auto idx = random_permutation(n, 2100);
+    {
+        const auto a = random_values<int>(n, 2200, -1000000000, 1000000000);
+        std::vector<int> scattered(n);
+        for (std::size_t i = 0; i < n; ++i) scattered[std::size_t(idx[i])] = a[i];
+        for (spread s : {spread::even, spread::random}) {
+            CAPTURE(name(s));
+            auto da = spread_out(a, s, n);
+            auto di = spread_out(idx, s, n);
+            CHECK(gathered_equals(sv::dist::permute(da, di), scattered));
+            CHECK(gathered_equals(sv::dist::permute(da, di, sv::unchecked), scattered));
+        }
+        auto da = spread_out(a, spread::even);
+        auto bad = idx;
+        bad[n - 9] = sv::index_t(n);
+        CHECK_THROWS_WITH_AS(sv::dist::permute(da, spread_out(bad, spread::random, n)),
+                             ("dist::permute: index idx[" + std::to_string(n - 9) + "] = " + std::to_string(n) +
+                              " is out of range for length " + std::to_string(n)).c_str(),
+                             sv::index_error);
+        bad = idx;
+        bad[n / 3] = bad[n / 2];
+        const std::string said = message_of<sv::index_error>([&] { sv::dist::permute(da, spread_out(bad, spread::even)); });
+        CHECK(said.rfind("dist::permute: index " + std::to_string(bad[n / 2]) + " repeats in idx", 0) == 0);
+    }
+    {  // records of 16 bytes, with 32-bit indices
+        const auto a = random_values<double>(n_wide, 2300);
+        const auto wide = random_permutation(n_wide, 2400);
+        std::vector<int> idx32(wide.begin(), wide.end());
+        std::vector<double> scattered(n_wide);
+        for (std::size_t i = 0; i < n_wide; ++i) scattered[std::size_t(idx32[i])] = a[i];
+        CHECK(gathered_equals(sv::dist::permute(spread_out(a, spread::every_other), spread_out(idx32, spread::even)),
+                              scattered));
     }
 }
 
@@ -107,15 +159,6 @@ TEST_CASE("dist split is stable") {
             }
         }
     }
-}
-
-template <class E, class F> std::string message_of(F&& f) {
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    }
-    return "(nothing thrown)";
 }
 
 // Bad input on one rank only: every rank throws the same error and nobody is

@@ -4,9 +4,12 @@
 //                                     many: one atomic increment per digit
 //   multisplit_into(a, digits, m, r)  one onesweep pass of cub::DeviceRadixSort on the digits
 //                                     (on the keys' own bits for an sv::radix_digit_view)
+//   multisplit_records(keys, in, out, bits, op)
+//                                     plain records (one array) by 32-bit keys: the same sort,
+//                                     the records as its values; the class starts read back
 //
 // Included by multisplit.hpp for the CUDA backend only; the host's counterpart
-// is multisplit_omp.hpp, with the same two entry points. Why these paths and
+// is multisplit_omp.hpp, with the same three entry points. Why these paths and
 // how fast: docs/design/multisplit.md.
 #pragma once
 
@@ -19,11 +22,13 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/for_each.h>
+#include <thrust/binary_search.h>
 #include <thrust/gather.h>
 #include <thrust/transform.h>
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
@@ -167,6 +172,28 @@ template <class A, class D, class T> void multisplit_into(const A& a, const D& d
     }
     vector<std::uint32_t> keys = map(to_u32{}, digits);
     sort_by_key_bits(static_cast<const std::uint32_t*>(keys.data()), 0, bits_for(m), a, r, s);
+}
+
+/// out <- the n = keys.size() records of `in` (one array of any trivially
+/// copyable P), stably ordered by their keys, all below 2^bits (bits >= 1):
+/// CUB's radix sort with the records as its values. Returns where each class
+/// begins, 2^bits + 1 entries (the last: n), found in the sorted keys.
+template <class P>
+std::vector<index_t> multisplit_records(const vector<std::uint32_t>& keys, const P* in, P* out, int bits, const char* op) {
+    const std::size_t n = keys.size();
+    const std::uint32_t m = std::uint32_t(1) << bits;
+    if (n == 0) return std::vector<index_t>(std::size_t(m) + 1, 0);
+    auto s = current_stream();
+    runtime::scratch sorted(n * sizeof(std::uint32_t));
+    const std::uint32_t* k = sorted.as<std::uint32_t>();
+    cub_run(op, [&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortPairs(t, b, keys.data(), sorted.as<std::uint32_t>(), in, out, n, 0, bits, s);
+    });
+    vector<index_t> starts(std::size_t(m) + 1, no_init);
+    thrust::lower_bound(policy(s), k, k + n, thrust::counting_iterator<std::uint32_t>(0),
+                        thrust::counting_iterator<std::uint32_t>(m + 1), starts.data());
+    backend::check_launch(op);
+    return starts.to_host();
 }
 
 }  SCANVEC_NAMESPACE_END  // detail

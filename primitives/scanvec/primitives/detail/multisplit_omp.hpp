@@ -4,11 +4,14 @@
 //                                     many: each thread owns a range of bins
 //   multisplit_into(a, digits, m, r)  the tile-wise counting sort: a count per tile,
 //                                     an exclusive scan of the m x tiles table, a scatter per tile
+//   multisplit_records(keys, in, out, bits, op)
+//                                     plain records (one array) by 32-bit keys: the same
+//                                     counting sort, its class starts returned
 //   radix_run_into(keys, r)           a radix sort's multisplits as one run: the top
 //                                     digit over the vector, the rest bucket by bucket
 //
 // Included by multisplit.hpp for the host backend only; the CUDA counterpart is
-// multisplit_cub.hpp, with the same two entry points. Why these paths and how
+// multisplit_cub.hpp, with the same first three entry points. Why these paths and how
 // fast: docs/design/multisplit.md.
 #pragma once
 
@@ -198,11 +201,12 @@ template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
     return SCANVEC_CHECKS ? index_t(tally.get()) : 0;
 }
 
-/// r <- the stable m-way split of a by digits (same length, n > 0, digits in
-/// 0..m-1); class_starts (when given, m entries) gets where each class begins in r.
-template <class A, class D, class T>
-void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r, index_t* class_starts = nullptr) {
-    const index_t n = index_t(a.size());
+/// out <- the stable m-way split of the n = digits.size() elements read
+/// through `in` (n > 0, digits in 0..m-1); class_starts (when given, m
+/// entries) gets where each class begins in out.
+template <class In, class D, class Out>
+void multisplit_placed(In in, const D& digits, index_t m, Out out, index_t* class_starts) {
+    const index_t n = index_t(digits.size());
     const index_t tiles = counting_sort_policy::tiles(n, m);
     // Counts <- per tile and class; Starts <- +-scan of the table, class-major
     auto next = count_tiles(digits, m, tiles);
@@ -211,9 +215,27 @@ void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r, index
     if (class_starts)
         for (index_t b = 0; b < m; ++b) class_starts[b] = table[b * tiles];
     // permute: every tile writes its elements in order from its start in each class
-    using Scatter = scatter_tile<decltype(reader(a)), decltype(reader(digits)), decltype(writer(r))>;
+    using Scatter = scatter_tile<In, decltype(reader(digits)), Out>;
     thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
-                       Scatter{reader(a), reader(digits), writer(r), n, m, tiles, table});
+                       Scatter{in, reader(digits), out, n, m, tiles, table});
+}
+
+/// r <- the stable m-way split of a by digits (same length, n > 0, digits in
+/// 0..m-1); class_starts (when given, m entries) gets where each class begins in r.
+template <class A, class D, class T>
+void multisplit_into(const A& a, const D& digits, index_t m, vector<T>& r, index_t* class_starts = nullptr) {
+    multisplit_placed(reader(a), digits, m, writer(r), class_starts);
+}
+
+/// out <- the n = keys.size() records of `in` (one array of any trivially
+/// copyable P), stably ordered by their keys, all below 2^bits. Returns
+/// where each class begins, 2^bits + 1 entries (the last: n).
+template <class P>
+std::vector<index_t> multisplit_records(const vector<std::uint32_t>& keys, const P* in, P* out, int bits, const char*) {
+    const index_t m = index_t(1) << bits;
+    std::vector<index_t> starts(std::size_t(m) + 1, index_t(keys.size()));
+    if (!keys.empty()) multisplit_placed(in, keys, m, out, starts.data());
+    return starts;
 }
 
 /// Sorts keys[0..n) stably by the low `bits` bits of their radix order

@@ -27,13 +27,20 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
+/// How many top bits of its places cut a result of `bytes` into windows of
+/// about grouped_window_bytes, at most max_bits; 0 (scatter directly) when
+/// the result fits the L2.
+inline int window_bits(std::size_t bytes, int max_bits) {
+    int bits = 0;
+    while (bits < max_bits && (bytes >> bits) > permute_policy::grouped_window_bytes) ++bits;
+    if (bits == 0 || bytes <= backend::l2_cache_bytes("permute (cudaDeviceGetAttribute)")) return 0;
+    return bits;
+}
+
 /// The bit range [lo, hi) of the targets 0..n-1 to group by; lo == hi: scatter directly.
 template <class T> std::pair<int, int> grouping_bits(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
     const int hi = bits_for(index_t(n));  // the targets 0..n-1
-    int bits = 0;
-    while (bits < permute_policy::grouped_max_bits && (bytes >> bits) > permute_policy::grouped_window_bytes) ++bits;
-    if (bits == 0 || bytes <= backend::l2_cache_bytes("permute (cudaDeviceGetAttribute)")) return {hi, hi};
+    const int bits = window_bits(n * sizeof(T), permute_policy::grouped_max_bits);
     return {hi > bits ? hi - bits : 0, hi};
 }
 

@@ -16,6 +16,9 @@ SCANVEC_NAMESPACE_BEGIN namespace dist::detail {
 
 namespace core = ::scanvec::detail;
 
+/// "op (what)": the name of one step of a collective call, for its errors.
+inline std::string step(const char* op, const char* what) { return std::string(op) + " (" + what + ")"; }
+
 /// Wraps a result block on a layout the ranks know already (no communication).
 template <class T>
 vector<T> on_layout(scanvec::vector<T> block, const layout_ptr& layout, const communicator& comm) {

@@ -12,6 +12,7 @@
 // element moves, naming the first bad global position and its value.
 #pragma once
 
+#include <scanvec/primitives/dist/addressed.hpp>
 #include <scanvec/primitives/dist/common.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 #include <scanvec/primitives/permute.hpp>
@@ -25,8 +26,6 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
 namespace detail {
-
-inline std::string step(const char* op, const char* what) { return std::string(op) + " (" + what + ")"; }
 
 /// One rank: the one-device call, its index errors named as the distributed call's
 /// (its positions are the global ones).
@@ -103,6 +102,11 @@ template <class T, class Dest> vector<T> place(const vector<T>& a, const Dest& d
     const std::size_t m = a.local().size();
     scanvec::vector<T> r;
     failed.run([&] { r = scanvec::vector<T>(m, no_init); });
+    const auto agree_verdict = [&] { agree(a.comm(), failed, step(op, "MPI_Allreduce of the verdict").c_str()); };
+    if (auto got = route_addressed(a.comm(), a.local(), dest, *a.layout(), op, failed, agree_verdict)) {
+        scatter_records(*got, r);
+        return on_layout(std::move(r), a.layout(), a.comm());
+    }
     auto got = route(a.comm(), a.local(), dest, *a.layout(), op, failed);
     // a write keeps to this rank's memory even with bad targets (undefined behaviour)
     auto local_targets = lazy::map(minus_base{a.offset()}, got.targets);
@@ -230,11 +234,25 @@ template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I
     const auto& ix = detail::align(idx, a.layout(), keep, "dist::permute");
     // The index check's MPI_Allreduce, just before the exchange, carries the verdict of the routing's local steps
     detail::local_failure failed;
-    auto got = detail::route(comm, a.local(), ix.local(), *a.layout(), "dist::permute", failed,
-                             [&] { detail::expect_all_in_range("dist::permute", ix, index_t(a.size()), failed); });
+    const auto check_range = [&] { detail::expect_all_in_range("dist::permute", ix, index_t(a.size()), failed); };
     const std::size_t m = a.local().size();
-    auto local_targets = lazy::map(detail::minus_base{a.offset()}, got.targets);
     // Each rank checks that its targets are a permutation of its block; all agree (with the verdict).
+    if (auto got = detail::route_addressed(comm, a.local(), ix.local(), *a.layout(), "dist::permute", failed, check_range)) {
+        bool ok = got->size == m;
+        scanvec::vector<T> r;
+        failed.run([&] {
+            r = scanvec::vector<T>(m, no_init);
+            if (ok && m) ok = detail::core::fingerprint_of(got->places(), m).permutation();
+            detail::phase_done("permutation check");
+            if (ok) detail::scatter_records(*got, r);
+            detail::phase_done("scatter");
+        });
+        if (!detail::all_ok(comm, ok, failed, "dist::permute (MPI_Allreduce of the permutation check)"))
+            detail::throw_repeat(comm, got->place_vector(), m, a.offset());
+        return detail::on_layout(std::move(r), a.layout(), comm);
+    }
+    auto got = detail::route(comm, a.local(), ix.local(), *a.layout(), "dist::permute", failed, check_range);
+    auto local_targets = lazy::map(detail::minus_base{a.offset()}, got.targets);
     bool ok = got.values.size() == m;
     scanvec::vector<T> r;
     failed.run([&] {
