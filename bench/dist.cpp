@@ -1,6 +1,6 @@
 // bench/dist.cpp - the distributed layer on 1..P ranks (one GPU each on CUDA).
 //
-//     mpirun -np P scanvec_dist_bench [--sizes 28,30] [--reps 5] [--csv file]
+//     mpirun -np P scanvec_dist_bench [--sizes 28,30] [--reps 5] [--csv file] [--only permute,sort]
 //
 // Times scan, reduce, segmented scan, permute (an affine permutation: every
 // rank sends to every rank), split, the distributed sort and quicksort of int32 keys at
@@ -52,6 +52,8 @@ struct options {
     std::vector<int> log_sizes{28, 30};
     int reps = 5;
     std::string csv;
+    std::vector<std::string> only;  // the calls to time (empty: all)
+    bool wants(const char* op) const { return only.empty() || std::find(only.begin(), only.end(), op) != only.end(); }
 };
 
 options parse(int argc, char** argv) {
@@ -68,7 +70,10 @@ options parse(int argc, char** argv) {
             for (std::string part; std::getline(ss, part, ',');) o.log_sizes.push_back(std::stoi(part));
         } else if (arg == "--reps") o.reps = std::stoi(value());
         else if (arg == "--csv") o.csv = value();
-        else throw std::runtime_error("unknown argument " + arg + " (--sizes 28,30 --reps 5 --csv file)");
+        else if (arg == "--only") {
+            std::stringstream ss(value());
+            for (std::string part; std::getline(ss, part, ',');) o.only.push_back(part);
+        } else throw std::runtime_error("unknown argument " + arg + " (--sizes 28,30 --reps 5 --csv file --only permute,sort)");
     }
     return o;
 }
@@ -152,18 +157,19 @@ void local_steps(const options& o, const dist::communicator& comm, std::size_t n
     at("step:permute", median_ms(o, [&] { auto r = sv::permute(keys, target); }));
 }
 
-/// Where the distributed sort's time goes on the slowest rank: each phase's
+/// Where a distributed call's time goes on the slowest rank: each phase's
 /// median over the repetitions, one run each with a dist::phase_log (which
-/// waits for the device at every phase's end), rows "phase:...".
-void sort_phases(const options& o, const dist::communicator& comm, const dist::vector<int>& keys, std::size_t n,
-                 std::vector<row>& rows) {
+/// waits for the device at every phase's end), rows prefix + phase.
+template <class Call>
+void phases(const options& o, const dist::communicator& comm, const std::string& prefix, Call&& call, std::size_t n,
+            std::vector<row>& rows) {
     std::vector<std::string> names;
     std::vector<std::vector<double>> times;
     for (int r = -1; r < o.reps; ++r) {
         bench::sync();
         MPI_Barrier(MPI_COMM_WORLD);
         dist::phase_log log;
-        { auto sorted = dist::radix_sort(keys); }
+        call();
         log.mark("release of the temporaries");
         if (r < 0) continue;
         if (names.empty())
@@ -175,7 +181,7 @@ void sort_phases(const options& o, const dist::communicator& comm, const dist::v
         std::sort(times[k].begin(), times[k].end());
         double mine = times[k][times[k].size() / 2], slowest = 0;
         MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        rows.push_back({"phase:" + names[k], engine, comm.size(), n, slowest});
+        rows.push_back({prefix + names[k], engine, comm.size(), n, slowest});
     }
 }
 
@@ -207,32 +213,35 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
     {
         const auto idx = dist::index(n, comm);
         const auto small = dist::map(bench::small_value<int>{2}, idx);
-        at("scan", median_ms(o, [&] { auto r = dist::scan(small); }));
-        at("reduce", median_ms(o, [&] { volatile int r = dist::reduce(small); (void)r; }));
-        {
+        if (o.wants("scan")) at("scan", median_ms(o, [&] { auto r = dist::scan(small); }));
+        if (o.wants("reduce")) at("reduce", median_ms(o, [&] { volatile int r = dist::reduce(small); (void)r; }));
+        if (o.wants("segmented_scan")) {
             const auto heads = dist::map(bench::random_head{3, 1000}, idx);
             at("segmented_scan", median_ms(o, [&] { auto r = dist::segmented_scan(small, heads); }));
         }
         const auto keys = dist::map(bench::random_key<int>{1}, idx);
-        {
+        if (o.wants("permute")) {
             const auto target = dist::map(affine_target{std::int64_t(n), 1000003, 12345}, idx);
             at("permute", median_ms(o, [&] { auto r = dist::permute(keys, target); }));
+            if (p > 1) phases(o, comm, "permute-phase:", [&] { auto r = dist::permute(keys, target); }, n, rows);
         }
-        {
+        if (o.wants("split")) {
             const auto flags = dist::map(odd_bit{}, keys);
             at("split", median_ms(o, [&] { auto r = dist::split(keys, flags); }));
         }
-        at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
-        if (p > 1) sort_phases(o, comm, keys, n, rows);
+        if (o.wants("sort")) {
+            at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));
+            if (p > 1) phases(o, comm, "phase:", [&] { auto r = dist::radix_sort(keys); }, n, rows);
+        }
         // quicksort by processor teams; one rank: the one-device quicksort. Up to
         // 2^30: one GPU's quicksort of 2^31 keys takes seconds a call.
-        if (n <= quicksort_max) at("quicksort", median_ms(o, [&] { auto r = dist::quicksort(keys); }));
+        if (o.wants("quicksort") && n <= quicksort_max) at("quicksort", median_ms(o, [&] { auto r = dist::quicksort(keys); }));
     }
-    if (p > 1) local_steps(o, comm, n, rows);
+    if (p > 1 && o.only.empty()) local_steps(o, comm, n, rows);
     const double raw = raw_all_to_all_ms(o, comm, n / std::size_t(p) * sizeof(int));
     if (raw >= 0) at("all_to_all_raw", raw);
 #if defined(SCANVEC_BACKEND_CUDA)
-    if (p == 1) cub_references(o, n, rows);
+    if (p == 1 && o.only.empty()) cub_references(o, n, rows);
 #endif
 }
 
