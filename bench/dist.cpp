@@ -228,6 +228,7 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
         if (o.wants("split")) {
             const auto flags = dist::map(odd_bit{}, keys);
             at("split", median_ms(o, [&] { auto r = dist::split(keys, flags); }));
+            if (p > 1) phases(o, comm, "split-phase:", [&] { auto r = dist::split(keys, flags); }, n, rows);
         }
         if (o.wants("sort")) {
             at("sort", median_ms(o, [&] { auto r = dist::radix_sort(keys); }));

@@ -106,10 +106,13 @@ def main():
     whole = lambda vals, p, n: [f"{sum(v for v in vals if v):.3f}", f"{t.get(('sort', fast, p, n), 0):.3f}"]
     per_rank_table("Where the distributed sort's time goes (each phase waited for; the slowest rank)", "phase:",
                    list(dict.fromkeys(k[0] for k in t if k[0].startswith("phase:"))), ["sum", "sort (no waits)"], whole)
-    whole_permute = lambda vals, p, n: [f"{sum(v for v in vals if v):.3f}", f"{t.get(('permute', fast, p, n), 0):.3f}"]
-    per_rank_table("Where the distributed permute's time goes (each phase waited for; the slowest rank)", "permute-phase:",
-                   list(dict.fromkeys(k[0] for k in t if k[0].startswith("permute-phase:"))),
-                   ["sum", "permute (no waits)", "all-to-all"], lambda vals, p, n: whole_permute(vals, p, n) + raw(vals, p, n))
+    for op in ("permute", "split"):
+        prefix = op + "-phase:"
+        per_rank_table(f"Where the distributed {op}'s time goes (each phase waited for; the slowest rank)", prefix,
+                       list(dict.fromkeys(k[0] for k in t if k[0].startswith(prefix))),
+                       ["sum", f"{op} (no waits)", "all-to-all"],
+                       lambda vals, p, n, op=op: [f"{sum(v for v in vals if v):.3f}", f"{t.get((op, fast, p, n), 0):.3f}"] +
+                       raw(vals, p, n))
 
     one = [(op, n) for (op, e, p, n) in t if e == "one-device"]
     if one:

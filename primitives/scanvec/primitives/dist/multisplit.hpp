@@ -78,9 +78,11 @@ void place_classes(const communicator& comm, const scanvec::vector<T>& grouped, 
                    const layout& to, scanvec::vector<T>& r, const local_failure& failure, const char* op) {
     const auto all = allgather_counts(comm, mine, failure, step(op, "MPI_Allgather of class counts").c_str());
     const auto x = class_placement(all, comm.size(), index_t(mine.size()), comm.rank(), to);
+    phase_done("class counts");
     std::vector<column> cols;
     add_columns(cols, grouped, r);
     exchange_placed(comm, x, cols, step(op, "exchange of the elements").c_str());
+    phase_done("exchange of the elements");
 }
 
 /// This rank's block of layout `to`, allocated (left unwritten).
@@ -132,6 +134,7 @@ template <class T, class D> vector<T> multisplit(const vector<T>& a, const vecto
     });
     if (!detail::all_ok(comm, !bad, failure, "dist::multisplit (MPI_Allreduce of the digit check)"))
         throw index_error("dist::multisplit: digits outside 0.." + std::to_string(m - 1) + " on some rank");
+    detail::phase_done("local multisplit and digit check");
     detail::place_classes(comm, grouped, mine, *a.layout(), r, detail::local_failure{}, "dist::multisplit");
     return detail::on_layout(std::move(r), a.layout(), comm);
 }

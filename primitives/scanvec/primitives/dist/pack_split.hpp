@@ -53,6 +53,7 @@ template <class T, class F> vector<T> split(const vector<T>& a, const vector<F>&
         if (m) grouped = scanvec::split(a.local(), f.local());
         r = detail::block_of<T>(*a.layout(), comm);
     });
+    detail::phase_done("local split");
     detail::place_classes(comm, grouped, {m - trues, trues}, *a.layout(), r, failure, "dist::split");
     return detail::on_layout(std::move(r), a.layout(), comm);
 }
