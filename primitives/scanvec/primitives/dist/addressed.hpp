@@ -11,7 +11,8 @@
 // CUDA, where a block outgrows the L2, the window is the top bits of the
 // place, so every sender's run reaches its receiver grouped as the one-device
 // permute groups its pairs (detail/permute_grouped.hpp), and the receiver
-// scatters at once. Why, and what it measured: docs/design/distributed.md.
+// scatters window by window across the runs without grouping them again.
+// Why, and what it measured: docs/design/distributed.md.
 #pragma once
 
 #include <scanvec/primitives/dist/common.hpp>
