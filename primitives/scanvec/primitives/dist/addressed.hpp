@@ -99,17 +99,17 @@ template <class DIt, class AIt, class T> struct address_each {
 /// grouped by window as `how` says.
 template <class T> struct routed_records {
     runtime::scratch records;
-    std::size_t size = 0;
-    std::vector<index_t> run_starts;  // where sender r's run begins; p + 1 entries
+    std::vector<index_t> run_starts{0};  // where sender r's run begins; p + 1 entries (the last: the size)
     addressing how;
+    std::size_t size() const { return std::size_t(run_starts.back()); }
     const addressed<T>* data() const { return records.as<const addressed<T>>(); }
     auto places() const { return thrust::make_transform_iterator(data(), place_of{}); }
     auto values() const { return thrust::make_transform_iterator(data(), value_of<T>{}); }
     /// The places as a vector (for the error path's exact search).
     scanvec::vector<std::uint32_t> place_vector() const {
-        scanvec::vector<std::uint32_t> p(size, no_init);
-        if (size) {
-            thrust::copy_n(core::policy(current_stream()), places(), size, p.data());
+        scanvec::vector<std::uint32_t> p(size(), no_init);
+        if (size()) {
+            thrust::copy_n(core::policy(current_stream()), places(), size(), p.data());
             backend::check_launch("dist::permute (places)");
         }
         return p;
@@ -151,10 +151,8 @@ std::optional<routed_records<T>> route_addressed(const communicator& comm, const
     const auto recv_counts = exchange_counts(comm, send_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
     routed_records<T> got;
     got.how = *how;
-    got.run_starts.push_back(0);
     for (index_t c : recv_counts) got.run_starts.push_back(got.run_starts.back() + c);
-    got.size = std::size_t(got.run_starts.back());
-    failed.run([&] { got.records = runtime::scratch(got.size * sizeof(addressed<T>)); });
+    failed.run([&] { got.records = runtime::scratch(got.size() * sizeof(addressed<T>)); });
     agree_before_exchange();
     phase_done("counts and checks");
     std::vector<column> cols{column{sent.get(), got.records.get(), sizeof(addressed<T>)}};
@@ -208,11 +206,11 @@ template <class T, class Out> struct scatter_window_major {
 /// the senders' runs: one window's records from every sender together, so
 /// that its sectors of r are whole while the L2 holds them.
 template <class T> void scatter_records(const routed_records<T>& got, scanvec::vector<T>& r) {
-    if (got.size == 0 || r.empty()) return;
+    if (got.size() == 0 || r.empty()) return;
     const auto s = current_stream();
     const char* op = "dist::permute (scatter)";
     if (got.how.window_bits == 0) {
-        thrust::scatter(core::policy(s), got.values(), got.values() + got.size, got.places(), core::writer(r));
+        thrust::scatter(core::policy(s), got.values(), got.values() + got.size(), got.places(), core::writer(r));
         backend::check_launch(op);
         return;
     }
@@ -226,7 +224,7 @@ template <class T> void scatter_records(const routed_records<T>& got, scanvec::v
     thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), segments,
                        window_segment<T>{got.data(), runs.data(), p, got.how.shift, src, len});
     thrust::exclusive_scan(core::policy(s), len, len + segments, dst);
-    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), index_t(got.size),
+    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), index_t(got.size()),
                        scatter_window_major<T, decltype(core::writer(r))>{got.data(), dst, src, int(segments), core::writer(r)});
     backend::check_launch(op);
 }

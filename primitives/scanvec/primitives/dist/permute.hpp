@@ -238,7 +238,7 @@ template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I
     const std::size_t m = a.local().size();
     // Each rank checks that its targets are a permutation of its block; all agree (with the verdict).
     if (auto got = detail::route_addressed(comm, a.local(), ix.local(), *a.layout(), "dist::permute", failed, check_range)) {
-        bool ok = got->size == m;
+        bool ok = got->size() == m;
         scanvec::vector<T> r;
         failed.run([&] {
             r = scanvec::vector<T>(m, no_init);
