@@ -80,6 +80,50 @@ TEST_CASE("dist permute of blocks past the L2") {
     }
 }
 
+// The receiver's side alone (no communication): records from several
+// senders, each run grouped by the window of its places as the senders group
+// them, written window by window across the runs. On CUDA the distributed
+// permute takes this path for blocks past the L2; here it runs on every
+// backend, with empty runs and empty windows.
+TEST_CASE("records grouped by window are scattered window by window") {
+    namespace d = sv::dist::detail;
+    for (std::size_t m : {std::size_t(1), std::size_t(5), std::size_t(1000), std::size_t(70001)}) {
+        for (int senders : {1, 3, 4}) {
+            CAPTURE(m);
+            CAPTURE(senders);
+            d::addressing how;
+            how.rank_bits = 2;
+            how.window_bits = 3;
+            how.shift = std::max(0, sv::detail::bits_for(sv::index_t(m)) - how.window_bits);
+            // each place to a random sender (the last one gets none), each run stably grouped by window
+            const auto places = random_permutation(m, 2500 + m);
+            std::mt19937_64 rng(2600 + m);
+            std::vector<std::vector<d::addressed<long long>>> runs(static_cast<std::size_t>(senders));
+            for (sv::index_t t : places) {
+                const int to = senders == 1 ? 0 : int(rng() % std::uint64_t(senders - 1));
+                runs[std::size_t(to)].push_back({std::uint32_t(t), 7 * t + 1});
+            }
+            d::routed_records<long long> got;
+            got.how = how;
+            std::vector<d::addressed<long long>> all;
+            for (auto& run : runs) {
+                std::stable_sort(run.begin(), run.end(), [&](const auto& x, const auto& y) {
+                    return (x.place >> how.shift) < (y.place >> how.shift);
+                });
+                all.insert(all.end(), run.begin(), run.end());
+                got.run_starts.push_back(got.run_starts.back() + sv::index_t(run.size()));
+            }
+            got.records = sv::runtime::scratch(all.size() * sizeof(all[0]));
+            sv::backend::copy_to_device(got.records.get(), all.data(), all.size() * sizeof(all[0]), "test records");
+            sv::vector<long long> r(m, -1);
+            d::scatter_records(got, r);
+            std::vector<long long> want(m);
+            for (std::size_t t = 0; t < m; ++t) want[t] = 7 * (long long)t + 1;
+            CHECK(r.to_host() == want);
+        }
+    }
+}
+
 TEST_CASE("dist back_permute with another length and repeated indices") {
     for (std::size_t n : sizes) {
         for (std::size_t m : {std::size_t(0), std::size_t(1), std::size_t(6), std::size_t(2 * n + 1)}) {
