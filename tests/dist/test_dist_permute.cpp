@@ -38,7 +38,8 @@ TEST_CASE("dist permute and back_permute") {
 }
 
 // Blocks past the L2 (on CUDA): the records are grouped by owner and by the
-// window of their place, and each receiver scatters them as they came.
+// window of their place, and each receiver scatters them window by window
+// across the senders' runs.
 TEST_CASE("dist permute of blocks past the L2") {
 #if defined(SCANVEC_BACKEND_CUDA)
     const std::size_t n = (std::size_t(1) << 26) + 5, n_wide = (std::size_t(1) << 25) + 7;
