@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <numeric>
 #include <string>
 #include <random>
 #include <vector>
@@ -47,6 +48,14 @@ template <class T> std::vector<T> random_values(std::size_t n, std::uint64_t see
         for (auto& x : v) x = T(d(rng));
     }
     return v;
+}
+
+/// A random permutation of 0..n-1 (fixed seed), as I.
+template <class I = sv::index_t> std::vector<I> random_permutation(std::size_t n, std::uint64_t seed) {
+    std::vector<I> p(n);
+    std::iota(p.begin(), p.end(), I(0));
+    std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
+    return p;
 }
 
 enum class flag_pattern { all, first_only, sparse, dense };

@@ -19,12 +19,6 @@ namespace {
 /// The sizes every program is run at.
 const std::vector<std::size_t> book_sizes = test::sizes_upto_env({0, 1, 2, 100, 65537, 1000000});
 
-std::vector<index_t> random_permutation(std::size_t n, std::uint64_t seed) {
-    std::vector<index_t> p(n);
-    std::iota(p.begin(), p.end(), index_t(0));
-    std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
-    return p;
-}
 
 }  // namespace
 
@@ -487,7 +481,7 @@ namespace {
 
 /// next pointers of `lists` random lists over a random order of n elements.
 std::vector<index_t> random_lists(std::size_t n, std::size_t lists, std::uint64_t seed) {
-    auto order = random_permutation(n, seed);
+    auto order = test::random_permutation(n, seed);
     std::vector<index_t> next(n);
     for (std::size_t j = 0; j < n; ++j) {
         const bool last = j + 1 == n || (j + 1) % ((n + lists - 1) / lists) == 0;
@@ -604,7 +598,7 @@ std::vector<index_t> make_tree(std::size_t n, tree_shape s, std::uint64_t seed) 
             case tree_shape::binary: p[i] = i ? (index_t(i) - 1) / 2 : 0; break;
         }
     }
-    auto label = random_permutation(n, seed + 1);
+    auto label = test::random_permutation(n, seed + 1);
     std::vector<index_t> parent(n);
     for (std::size_t i = 0; i < n; ++i) parent[label[i]] = label[p[i]];
     return parent;

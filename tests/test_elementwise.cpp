@@ -104,19 +104,11 @@ TEST_CASE("permute and back_permute with random permutations") {
 }
 
 namespace et {
-/// A random permutation of 0..n-1 (fixed seed), as I.
-template <class I> std::vector<I> random_permutation(std::size_t n, std::uint64_t seed) {
-    std::vector<I> p(n);
-    std::iota(p.begin(), p.end(), I(0));
-    std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
-    return p;
-}
-
 /// permute(a, idx) against the loop, checked, unchecked and into the caller's memory.
 template <class T, class I> void check_large_permute(std::size_t n, std::uint64_t seed) {
     CAPTURE(n);
     const auto ha = test::random_values<T>(n, seed, T(0), T(100));
-    const auto perm = random_permutation<I>(n, seed + 1);
+    const auto perm = test::random_permutation<I>(n, seed + 1);
     std::vector<T> want(n);
     for (std::size_t i = 0; i < n; ++i) want[std::size_t(perm[i])] = ha[i];
     const sv::vector<T> a(ha);
@@ -146,7 +138,7 @@ TEST_CASE("permute of results past the L2 cache (CUDA groups the pairs by target
     CHECK(wrong == 0);
 #if SCANVEC_CHECKS
     // bad indices are named at their positions in idx, not in the grouped pairs
-    auto perm = et::random_permutation<int>(n, 34);
+    auto perm = test::random_permutation<int>(n, 34);
     auto repeated = perm;
     repeated[9000001] = repeated[123];
     CHECK_THROWS_WITH_AS(sv::permute(a, sv::vector<int>(repeated)),

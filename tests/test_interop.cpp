@@ -46,12 +46,6 @@ template <class T> std::vector<T> to_host(const thrust::device_vector<T>& d) {
     thrust::copy(d.begin(), d.end(), h.begin());
     return h;
 }
-std::vector<sv::index_t> random_permutation(std::size_t n, std::uint64_t seed) {
-    std::vector<sv::index_t> p(n);
-    std::iota(p.begin(), p.end(), 0);
-    std::shuffle(p.begin(), p.end(), std::mt19937_64(seed));
-    return p;
-}
 
 const std::size_t interop_sizes[] = {0, 1, 33, 4099, 100003};
 
@@ -80,7 +74,7 @@ TEST_CASE("results written into caller-owned memory (sv::into)") {
         CAPTURE(n);
         const auto h = test::random_values<long long>(n, 21 + n);
         const auto f = test::random_flags(n, test::flag_pattern::sparse, 22 + n);
-        const auto p = random_permutation(n, 23 + n);
+        const auto p = test::random_permutation(n, 23 + n);
         sv::vector<long long> v(h);
         sv::vector<bool> flags(f);
         sv::vector<sv::index_t> idx(p);

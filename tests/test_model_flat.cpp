@@ -6,24 +6,11 @@
 
 using test::index_t;
 
-namespace {
-
-/// A random permutation of 0..n-1.
-std::vector<index_t> random_permutation(std::size_t n, std::uint64_t seed) {
-    std::vector<index_t> p(n);
-    std::iota(p.begin(), p.end(), index_t(0));
-    std::mt19937_64 rng(seed);
-    std::shuffle(p.begin(), p.end(), rng);
-    return p;
-}
-
-}  // namespace
-
 TEST_CASE("default_permute fills what nothing writes") {
     for (std::size_t n : test::sizes) {
         CAPTURE(n);
         const std::size_t out = n + n / 3 + 1;
-        auto targets = random_permutation(out, 61 + n);
+        auto targets = test::random_permutation(out, 61 + n);
         targets.resize(n);  // n distinct targets among out positions
         auto h = test::random_values<int>(n, 62);
         auto got = sv::default_permute(sv::vector<int>(h), sv::vector<index_t>(targets), -7, out).to_host();
@@ -47,7 +34,7 @@ TEST_CASE("flag_permute moves only the flagged elements") {
             // flagged elements get distinct targets; the others get garbage (never read)
             std::size_t flagged = 0;
             for (bool b : hf) flagged += b;
-            auto perm = random_permutation(std::max(out, flagged), 73 + n);
+            auto perm = test::random_permutation(std::max(out, flagged), 73 + n);
             std::vector<index_t> idx(n);
             std::size_t next = 0;
             std::vector<int> want(std::max(out, flagged), 0);

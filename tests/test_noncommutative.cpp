@@ -33,7 +33,7 @@ using nc::mat2;
 
 namespace {
 
-struct same {
+struct unchanged {
     template <class T> SCANVEC_HD T operator()(const T& x) const { return x; }
 };
 
@@ -83,7 +83,7 @@ template <class T, class Op> void check_every_operator_primitive(const std::vect
     CHECK(sv::reduce(a, op) == total);
     CHECK(sv::reduce_to_device(a, op).get() == total);
     CHECK(sv::scan_total(a, op).total == total);
-    CHECK(sv::reduce(sv::lazy::map(same{}, a), op) == total);
+    CHECK(sv::reduce(sv::lazy::map(unchanged{}, a), op) == total);
     CHECK(sv::scan(a, op).to_host() == fold_exclusive(h, op, id));
     CHECK(sv::inclusive_scan(a, op).to_host() == inc);
     CHECK(sv::lazy::scan(a, op).to_vector().to_host() == fold_exclusive(h, op, id));

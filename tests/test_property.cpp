@@ -44,7 +44,7 @@ const char* primitives[] = {"scan", "inclusive_scan", "reduce", "segmented_scan"
                             "segmented_reduce", "backward_scan", "enumerate", "pack", "split",
                             "permute", "back_permute", "segmented_split"};
 
-std::vector<long long> reference(int prim, const op_case& op, const std::vector<long long>& a,
+std::vector<long long> sequential_reference(int prim, const op_case& op, const std::vector<long long>& a,
                                  const std::vector<bool>& f, const std::vector<long long>& perm) {
     const std::size_t n = a.size();
     std::vector<long long> r;
@@ -130,7 +130,7 @@ TEST_CASE("randomized differential rounds against sequential references") {
         for (std::size_t i = 0; i < n; ++i) { h[i] = (long long)(rng() % 2001) - 1000; f[i] = flag(rng); perm[i] = i; }
         std::shuffle(perm.begin(), perm.end(), rng);
         auto got = run(prim, op, sv::vector<long long>(h), sv::vector<bool>(f), sv::vector<long long>(perm));
-        auto want = reference(prim, ops[op], h, f, perm);
+        auto want = sequential_reference(prim, ops[op], h, f, perm);
         if (got != want) {
             ++failures;
             std::cerr << "property: FAILED seed " << seed << " (" << primitives[prim] << ", op " << ops[op].name

@@ -20,7 +20,6 @@ struct compose {
     }
 };
 }  // namespace st
-using st::affine;
 
 namespace {
 
@@ -145,10 +144,10 @@ TEST_CASE("a non-commutative monoid on a described struct") {
         CAPTURE(n);
         auto ha = test::random_values<float>(n, 51, 0.9f, 1.1f);
         auto hb = test::random_values<float>(n, 52, -1.0f, 1.0f);
-        std::vector<affine> h(n);
+        std::vector<st::affine> h(n);
         for (std::size_t i = 0; i < n; ++i) h[i] = {ha[i], hb[i], 1};
-        sv::vector<affine> a(h);
-        auto op = sv::monoid(st::compose{}, affine{1.0f, 0.0f, 0});
+        sv::vector<st::affine> a(h);
+        auto op = sv::monoid(st::compose{}, st::affine{1.0f, 0.0f, 0});
         auto got = sv::inclusive_scan(a, op).to_host();
         auto want = ref_inclusive(h, op);
         auto ex = sv::scan(a, op).to_host();

@@ -32,7 +32,6 @@ struct times_u64 {
     SCANVEC_HD std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a * b; }
 };
 }  // namespace tw
-using tw::rec;
 
 namespace {
 
@@ -79,13 +78,13 @@ TEST_CASE("write of described structs: every field of a position from the same w
         CAPTURE(n);
         const std::size_t m = 2 * n + 1;
         auto idx = colliding_targets(m, n, 211);
-        std::vector<rec> d(n), v(m);
+        std::vector<tw::rec> d(n), v(m);
         for (std::size_t j = 0; j < n; ++j) d[j] = {-1, -1.0f, -1};
         for (std::size_t k = 0; k < m; ++k) v[k] = {int(k), float(k) * 0.5f, std::int64_t(k) * 3};
         std::map<int, std::set<int>> writers;
         for (std::size_t k = 0; k < m; ++k) writers[idx[k]].insert(int(k));
         sv::vector<int> vi(idx);
-        auto got = sv::write(sv::vector<rec>(d), vi, sv::vector<rec>(v)).to_host();
+        auto got = sv::write(sv::vector<tw::rec>(d), vi, sv::vector<tw::rec>(v)).to_host();
         for (std::size_t j = 0; j < n; ++j) {
             auto it = writers.find(int(j));
             if (it == writers.end()) {
