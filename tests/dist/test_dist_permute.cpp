@@ -39,8 +39,9 @@ TEST_CASE("dist permute and back_permute") {
 
 // Blocks past the L2 (on CUDA): the records are grouped by owner and by the
 // window of their place, and each receiver scatters them window by window
-// across the senders' runs.
-TEST_CASE("dist permute of blocks past the L2") {
+// across the senders' runs (a permute), reads its block at them (a
+// back_permute's requests) or writes them with the one-device call (writes).
+TEST_CASE("dist permute, back_permute and writes of blocks past the L2") {
 #if defined(SCANVEC_BACKEND_CUDA)
     const std::size_t n = (std::size_t(1) << 26) + 5, n_wide = (std::size_t(1) << 25) + 7;
 #else
@@ -49,14 +50,28 @@ TEST_CASE("dist permute of blocks past the L2") {
     const auto idx = random_permutation(n, 2100);
     {
         const auto a = random_values<int>(n, 2200, -1000000000, 1000000000);
-        std::vector<int> scattered(n);
+        std::vector<int> scattered(n), gathered(n);
         for (std::size_t i = 0; i < n; ++i) scattered[std::size_t(idx[i])] = a[i];
+        for (std::size_t i = 0; i < n; ++i) gathered[i] = a[std::size_t(idx[i])];
+        // targets with repeats for the combining write: sums by target
+        std::vector<sv::index_t> many(n);
+        std::vector<long long> sums(n, 0), a64(a.begin(), a.end());
+        for (std::size_t i = 0; i < n; ++i) {
+            many[i] = sv::index_t((std::size_t(idx[i]) * 7) % n);
+            sums[std::size_t(many[i])] += a[i];
+        }
         for (spread s : {spread::even, spread::random}) {
             CAPTURE(name(s));
             auto da = spread_out(a, s, n);
             auto di = spread_out(idx, s, n);
             CHECK(gathered_equals(sv::dist::permute(da, di), scattered));
             CHECK(gathered_equals(sv::dist::permute(da, di, sv::unchecked), scattered));
+            CHECK(gathered_equals(sv::dist::back_permute(da, spread_out(idx, spread::random, n + 1)), gathered));
+            CHECK(gathered_equals(sv::dist::write(spread_out(std::vector<int>(n, -1), s, n + 2), di, da), scattered));
+            CHECK(gathered_equals(sv::dist::combining_write(spread_out(std::vector<long long>(n, 0), s, n + 3),
+                                                            spread_out(many, spread::random, n + 4),
+                                                            spread_out(a64, spread::even), sv::plus<long long>{}),
+                                  sums));
         }
         auto da = spread_out(a, spread::even);
         auto bad = idx;
@@ -76,8 +91,11 @@ TEST_CASE("dist permute of blocks past the L2") {
         std::vector<int> idx32(wide.begin(), wide.end());
         std::vector<double> scattered(n_wide);
         for (std::size_t i = 0; i < n_wide; ++i) scattered[std::size_t(idx32[i])] = a[i];
-        CHECK(gathered_equals(sv::dist::permute(spread_out(a, spread::every_other), spread_out(idx32, spread::even)),
-                              scattered));
+        std::vector<double> gathered(n_wide);
+        for (std::size_t i = 0; i < n_wide; ++i) gathered[i] = a[std::size_t(idx32[i])];
+        const auto da = spread_out(a, spread::every_other);
+        CHECK(gathered_equals(sv::dist::permute(da, spread_out(idx32, spread::even)), scattered));
+        CHECK(gathered_equals(sv::dist::back_permute(da, spread_out(idx32, spread::random, n_wide)), gathered));
     }
 }
 

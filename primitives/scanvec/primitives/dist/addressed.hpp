@@ -56,8 +56,7 @@ struct addressing {
 
 /// Blocks of `to` all below 2^32 elements: the grouping for elements of `bytes` each; else nothing.
 inline std::optional<addressing> addressing_for(const layout& to, std::size_t bytes) {
-    index_t largest = 0;
-    for (std::size_t r = 0; r + 1 < to.offsets.size(); ++r) largest = std::max(largest, to.offsets[r + 1] - to.offsets[r]);
+    const index_t largest = to.largest_block();
     if (largest >= (index_t(1) << 32)) return std::nullopt;
     addressing a;
     a.rank_bits = std::max(1, core::bits_for(index_t(to.offsets.size() - 1)));
@@ -105,6 +104,9 @@ template <class T> struct routed_records {
     const addressed<T>* data() const { return records.as<const addressed<T>>(); }
     auto places() const { return thrust::make_transform_iterator(data(), place_of{}); }
     auto values() const { return thrust::make_transform_iterator(data(), value_of<T>{}); }
+    /// The places and the values as sequences (for the one-device calls).
+    auto place_sequence() const { return view(places(), size()); }
+    auto value_sequence() const { return view(values(), size()); }
     /// The places as a vector (for the error path's exact search).
     scanvec::vector<std::uint32_t> place_vector() const {
         scanvec::vector<std::uint32_t> p(size(), no_init);
@@ -115,6 +117,30 @@ template <class T> struct routed_records {
         return p;
     }
 };
+
+/// A rank's records {place of dest[i] in its owner's block, a[i]} grouped
+/// by key (owner, window of the place) in one multisplit, into `sent`; the
+/// counts for each rank. a is any sequence (its values travel as T).
+template <class T, class A, class Dest>
+std::vector<index_t> group_by_owner(const A& a, const Dest& dest, const layout& to, const addressing& how, int p,
+                                    runtime::scratch& sent, const char* op) {
+    const std::size_t m = a.size();
+    std::vector<index_t> send_counts(std::size_t(p), 0);
+    if (!m) return send_counts;
+    scanvec::vector<std::uint32_t> keys(m, no_init);
+    runtime::scratch records(m * sizeof(addressed<T>));
+    using each = address_each<decltype(core::reader(dest)), decltype(core::reader(a)), T>;
+    thrust::for_each_n(core::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
+                       each{core::reader(dest), core::reader(a), to.device_offsets().data(), p, how, keys.data(),
+                            records.as<addressed<T>>()});
+    backend::check_launch(step(op, "addressing").c_str());
+    sent = runtime::scratch(m * sizeof(addressed<T>));
+    const auto starts = core::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(),
+                                                 how.bits(), step(op, "grouping by owner").c_str());
+    for (int r = 0; r < p; ++r)
+        send_counts[std::size_t(r)] = starts[std::size_t(r + 1) << how.window_bits] - starts[std::size_t(r) << how.window_bits];
+    return send_counts;
+}
 
 /// Sends every local a[i] to the rank owning global position dest[i] on
 /// layout `to`, as route() does (its counts, its verdicts, the same
@@ -127,26 +153,9 @@ std::optional<routed_records<T>> route_addressed(const communicator& comm, const
                                                  Agree&& agree_before_exchange) {
     const auto how = addressing_for(to, sizeof(T));
     if (!how) return std::nullopt;
-    const int p = comm.size();
-    const std::size_t m = a.size();
-    std::vector<index_t> send_counts(std::size_t(p), 0);
+    std::vector<index_t> send_counts(std::size_t(comm.size()), 0);
     runtime::scratch sent;
-    failed.run([&] {
-        if (!m) return;
-        scanvec::vector<std::uint32_t> keys(m, no_init);
-        runtime::scratch records(m * sizeof(addressed<T>));
-        using each = address_each<decltype(core::reader(dest)), decltype(core::reader(a)), T>;
-        thrust::for_each_n(core::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
-                           each{core::reader(dest), core::reader(a), to.device_offsets().data(), p, *how, keys.data(),
-                                records.as<addressed<T>>()});
-        backend::check_launch(step(op, "addressing").c_str());
-        sent = runtime::scratch(m * sizeof(addressed<T>));
-        const auto starts = core::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(),
-                                                     how->bits(), step(op, "grouping by owner").c_str());
-        for (int r = 0; r < p; ++r)
-            send_counts[std::size_t(r)] =
-                starts[std::size_t(r + 1) << how->window_bits] - starts[std::size_t(r) << how->window_bits];
-    });
+    failed.run([&] { send_counts = group_by_owner<T>(a, dest, to, *how, comm.size(), sent, op); });
     phase_done("addressing and grouping by owner");
     const auto recv_counts = exchange_counts(comm, send_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
     routed_records<T> got;

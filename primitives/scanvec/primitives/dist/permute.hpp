@@ -271,38 +271,103 @@ template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I
 #endif
 }
 
-/// r[i] = a[idx[i]], r on idx's blocks; idx values in 0..a.size()-1.
-/// Checked (unless SCANVEC_CHECKS=0): an index out of range throws
-/// sv::index_error on every rank before any element moves.
-/// Collective; waits for the device. Two exchanges (the requests, then the
-/// answers) after one MPI_Alltoall of counts; each rank sends at most its
-/// idx block's length of indices and answers as many elements as it is asked.
-template <class T, class I> vector<T> back_permute(const vector<T>& a, const vector<I>& idx) {
-    static_assert(std::is_integral_v<I>, "sv::dist::back_permute(a, idx): idx must hold integers");
-    detail::expect_same_comm("dist::back_permute", a, idx);
+namespace detail {
+
+/// A request's two halves: the place asked for (sent) and the position in idx's block it answers (kept).
+struct split_request {
+    const addressed<std::uint32_t>* records;
+    std::uint32_t* places;
+    std::uint32_t* positions;
+    SCANVEC_HD void operator()(index_t k) const {
+        places[k] = records[k].place;
+        positions[k] = records[k].value;
+    }
+};
+
+/// back_permute where a's blocks and idx's block are below 2^32 elements: each
+/// request is a 32-bit place in its owner's block, grouped by owner and window
+/// of the place with the positions it answers (one multisplit of
+/// {place, position} records); the owners read the places window by window.
+template <class T, class I>
+vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const addressing& how) {
+    const char* op = "dist::back_permute";
     const auto& comm = a.comm();
-    if (comm.size() == 1)
-        return detail::on_layout(detail::named_dist([&] { return scanvec::back_permute(a.local(), idx.local()); }),
-                                 idx.layout(), comm);
+    const std::size_t m = idx.local().size();
+    local_failure failed;
+    std::vector<index_t> ask_counts(std::size_t(comm.size()), 0);
+    scanvec::vector<std::uint32_t> requests, positions;
+    failed.run([&] {
+        runtime::scratch sent;
+        ask_counts = group_by_owner<std::uint32_t>(lazy::index<std::uint32_t>(m), idx.local(), *a.layout(), how,
+                                                   comm.size(), sent, op);
+        if (!m) return;
+        requests = scanvec::vector<std::uint32_t>(m, no_init);
+        positions = scanvec::vector<std::uint32_t>(m, no_init);
+        thrust::for_each_n(core::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
+                           split_request{sent.as<const addressed<std::uint32_t>>(), requests.data(), positions.data()});
+        backend::check_launch(step(op, "requests").c_str());
+    });
+    phase_done("addressing and grouping by owner");
+    const auto asked_counts = exchange_counts(comm, ask_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
+    index_t asked_total = 0;
+    for (index_t c : asked_counts) asked_total += c;
+    // Everything this rank will write, allocated before the index check (which carries the verdict)
+    scanvec::vector<std::uint32_t> asked;
+    scanvec::vector<T> answers, replies, r;
+    failed.run([&] {
+        asked = scanvec::vector<std::uint32_t>(std::size_t(asked_total), no_init);
+        answers = scanvec::vector<T>(std::size_t(asked_total), no_init);
+        replies = scanvec::vector<T>(m, no_init);
+        r = scanvec::vector<T>(m, no_init);
+    });
+    expect_all_in_range(op, idx, index_t(a.size()), failed);
+    phase_done("counts and checks");
+    {
+        std::vector<column> cols;
+        add_columns(cols, requests, asked);
+        exchange_columns(comm, ask_counts, asked_counts, cols, step(op, "exchange of the requests").c_str());
+    }
+    phase_done("exchange of the requests");
+    // Answers: read locally (the places lie in this rank's block), sent back the way the requests came.
+    if (asked_total) {
+        thrust::copy_n(core::policy(current_stream()), core::reader(lazy::back_permute(a.local(), asked)),
+                       std::size_t(asked_total), core::writer(answers));
+        backend::check_launch(step(op, "answers").c_str());
+    }
+    phase_done("answers");
+    {
+        std::vector<column> cols;
+        add_columns(cols, answers, replies);
+        exchange_columns(comm, asked_counts, ask_counts, cols, step(op, "exchange of the answers").c_str());
+    }
+    phase_done("exchange of the answers");
+    // Each reply to its position: r[positions[k]] = replies[k].
+    r = scanvec::write(std::move(r), positions, replies, unchecked);
+    phase_done("replies in place");
+    return on_layout(std::move(r), idx.layout(), comm);
+}
+
+/// back_permute with 64-bit global positions as requests (blocks of 2^32 elements or more).
+template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, const vector<I>& idx) {
+    const auto& comm = a.comm();
     const int p = comm.size();
     const auto& want = idx.local();
     const std::size_t m = want.size();
     // Requests: the wanted global positions, grouped by the rank that owns
     // them, and my positions grouped likewise (owners lie in 0..p-1 by construction)
-    detail::local_failure failed;
+    local_failure failed;
     std::vector<index_t> ask_counts(std::size_t(p), 0);
     scanvec::vector<index_t> order, requests;
     failed.run([&] {
         if (!m) return;
-        scanvec::vector<int> owners = materialize(lazy::map(detail::owner_of{a.layout()->device_offsets().data(), p}, want));
+        scanvec::vector<int> owners = materialize(lazy::map(owner_of{a.layout()->device_offsets().data(), p}, want));
         ask_counts = scanvec::histogram(owners, p).to_host();
         order = scanvec::vector<index_t>(m, no_init);
         requests = scanvec::vector<index_t>(m, no_init);
         ::scanvec::detail::multisplit_into(lazy::index(m), owners, index_t(p), order);
-        ::scanvec::detail::multisplit_into(lazy::map(detail::minus_base{0}, want), owners, index_t(p), requests);
+        ::scanvec::detail::multisplit_into(lazy::map(minus_base{0}, want), owners, index_t(p), requests);
     });
-    const auto asked_counts =
-        detail::exchange_counts(comm, ask_counts, failed, "dist::back_permute (MPI_Alltoall of counts)");
+    const auto asked_counts = exchange_counts(comm, ask_counts, failed, "dist::back_permute (MPI_Alltoall of counts)");
     index_t asked_total = 0;
     for (index_t c : asked_counts) asked_total += c;
     // Everything this rank will write, allocated before the index check (which carries the verdict)
@@ -314,26 +379,46 @@ template <class T, class I> vector<T> back_permute(const vector<T>& a, const vec
         replies = scanvec::vector<T>(m, no_init);
         r = scanvec::vector<T>(m, no_init);
     });
-    detail::expect_all_in_range("dist::back_permute", idx, index_t(a.size()), failed);
+    expect_all_in_range("dist::back_permute", idx, index_t(a.size()), failed);
     {
-        std::vector<detail::column> cols;
-        detail::add_columns(cols, requests, asked);
-        detail::exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (exchange of the requests)");
+        std::vector<column> cols;
+        add_columns(cols, requests, asked);
+        exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (exchange of the requests)");
     }
     // Answers: read locally, sent back the way the requests came.
     if (asked_total) {
-        auto read = lazy::back_permute(a.local(), lazy::map(detail::minus_base{a.offset()}, asked));
-        thrust::copy_n(detail::core::policy(current_stream()), detail::core::reader(read), std::size_t(asked_total),
-                       detail::core::writer(answers));
+        auto read = lazy::back_permute(a.local(), lazy::map(minus_base{a.offset()}, asked));
+        thrust::copy_n(core::policy(current_stream()), core::reader(read), std::size_t(asked_total), core::writer(answers));
         backend::check_launch("dist::back_permute");
     }
     {
-        std::vector<detail::column> cols;
-        detail::add_columns(cols, answers, replies);
-        detail::exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (exchange of the answers)");
+        std::vector<column> cols;
+        add_columns(cols, answers, replies);
+        exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (exchange of the answers)");
     }
     // Each reply to its position: r[order[k]] = replies[k].
-    return detail::on_layout(scanvec::write(std::move(r), order, replies, unchecked), idx.layout(), comm);
+    return on_layout(scanvec::write(std::move(r), order, replies, unchecked), idx.layout(), comm);
+}
+
+}  // namespace detail
+
+/// r[i] = a[idx[i]], r on idx's blocks; idx values in 0..a.size()-1.
+/// Checked (unless SCANVEC_CHECKS=0): an index out of range throws
+/// sv::index_error on every rank before any element moves.
+/// Collective; waits for the device. Two exchanges (the requests, then the
+/// answers) after one MPI_Alltoall of counts; each rank sends at most its
+/// idx block's length of requests (4 bytes each, below 2^32 elements a block)
+/// and answers as many elements as it is asked.
+template <class T, class I> vector<T> back_permute(const vector<T>& a, const vector<I>& idx) {
+    static_assert(std::is_integral_v<I>, "sv::dist::back_permute(a, idx): idx must hold integers");
+    detail::expect_same_comm("dist::back_permute", a, idx);
+    const auto& comm = a.comm();
+    if (comm.size() == 1)
+        return detail::on_layout(detail::named_dist([&] { return scanvec::back_permute(a.local(), idx.local()); }),
+                                 idx.layout(), comm);
+    const auto how = detail::addressing_for(*a.layout(), sizeof(T));
+    if (how && idx.layout()->largest_block() < (index_t(1) << 32)) return detail::back_permute_addressed(a, idx, *how);
+    return detail::back_permute_routed(a, idx);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

@@ -5,9 +5,9 @@
 //   sv::dist::combining_write(dst, idx, vals, op)  as sv::combining_write: r[j] = dst[j] op
 //                                                  (every vals[k] with idx[k] == j), op commutative
 //
-// Each (value, target) pair travels to the rank owning the target (one
-// MPI_Alltoall of counts, one exchange, as permute), which writes it into its
-// block with the one-device call. dst is taken by value: moved in, its blocks
+// Each value travels to the rank owning its target, with its place in that
+// rank's block (one MPI_Alltoall of counts, one exchange of records, as
+// permute), and that rank writes it into its block with the one-device call. dst is taken by value: moved in, its blocks
 // are written in place. idx and vals have one length (any blocks: vals moves
 // to idx's first); dst's length is independent.
 #pragma once
@@ -23,8 +23,8 @@
 SCANVEC_NAMESPACE_BEGIN namespace dist {
 namespace detail {
 
-/// The pairs routed to their owners on dst's layout, then written there by
-/// local(block, targets on the block, values). Targets checked first (checks on).
+/// The values routed to their targets' owners on dst's layout, then written
+/// there by local(block, places in the block, values). Targets checked first (checks on).
 template <class T, class I, class V, class Local>
 vector<T> routed_write(vector<T> dst, const vector<I>& idx, const vector<V>& vals, const char* op, Local local) {
     static_assert(std::is_integral_v<I>, "sv::dist writes: idx must hold integers");
@@ -34,10 +34,16 @@ vector<T> routed_write(vector<T> dst, const vector<I>& idx, const vector<V>& val
     const auto& v = align(vals, idx.layout(), keep, op);
     // The target check's MPI_Allreduce, just before the exchange, carries the verdict of the routing's local steps
     local_failure failed;
-    auto got = route(dst.comm(), v.local(), idx.local(), *dst.layout(), op, failed,
-                     [&] { expect_all_in_range(op, idx, index_t(dst.size()), failed); });
+    const auto check_range = [&] { expect_all_in_range(op, idx, index_t(dst.size()), failed); };
     scanvec::vector<T> block;
-    failed.run([&] { block = local(std::move(dst.local()), lazy::map(minus_base{dst.offset()}, got.targets), got.values); });
+    if (auto got = route_addressed(dst.comm(), v.local(), idx.local(), *dst.layout(), op, failed, check_range)) {
+        failed.run([&] { block = local(std::move(dst.local()), got->place_sequence(), got->value_sequence()); });
+    } else {
+        auto pairs = route(dst.comm(), v.local(), idx.local(), *dst.layout(), op, failed, check_range);
+        failed.run([&] {
+            block = local(std::move(dst.local()), lazy::map(minus_base{dst.offset()}, pairs.targets), pairs.values);
+        });
+    }
     agree(dst.comm(), failed, step(op, "MPI_Allreduce of the verdict").c_str());
     return on_layout(std::move(block), dst.layout(), dst.comm());
 }
@@ -47,7 +53,7 @@ vector<T> routed_write(vector<T> dst, const vector<I>& idx, const vector<V>& val
 /// dst with vals[k] written at idx[k] for every k; where indices repeat, one of
 /// the values sent there wins (unspecified which). An index outside
 /// 0..dst.size()-1 throws sv::index_error on every rank before anything moves
-/// (checks on). Each rank sends at most its block of (value, target) pairs.
+/// (checks on). Each rank sends at most its block of (place, value) records.
 /// Collective; waits for the device.
 template <class T, class I, class V> vector<T> write(vector<T> dst, const vector<I>& idx, const vector<V>& vals) {
     return detail::routed_write(std::move(dst), idx, vals, "dist::write", [](auto block, const auto& at, const auto& v) {

@@ -11,6 +11,7 @@
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/vector.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +36,11 @@ struct layout {
     }
     index_t size() const { return offsets.back(); }
     int ranks() const { return int(offsets.size()) - 1; }
+    index_t largest_block() const {
+        index_t largest = 0;
+        for (std::size_t r = 0; r + 1 < offsets.size(); ++r) largest = std::max(largest, offsets[r + 1] - offsets[r]);
+        return largest;
+    }
 
 private:
     mutable std::once_flag copied_;
