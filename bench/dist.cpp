@@ -2,8 +2,10 @@
 //
 //     mpirun -np P scanvec_dist_bench [--sizes 28,30] [--reps 5] [--csv file] [--only permute,sort]
 //
-// Times scan, reduce, segmented scan, permute (an affine permutation: every
-// rank sends to every rank), split, the distributed sort and quicksort of int32 keys at
+// Times scan, reduce, segmented scan, permute and back_permute (an affine
+// permutation: every rank sends to every rank), write (the same targets) and
+// combining_write (+, random targets with repeats), split, the distributed
+// sort and quicksort of int32 keys at
 // each global size 2^k, every rank between two barriers, the median of the
 // repetitions. Beside them, in the same run: the engine's own all-to-all of
 // the same bytes (NCCL's grouped ncclSend/ncclRecv on NCCL builds, else
@@ -42,6 +44,13 @@ namespace dist = sv::dist;
 struct affine_target {
     std::int64_t n, a, b;
     SCANVEC_HD std::int64_t operator()(std::int64_t i) const { return (a * i + b) % n; }
+};
+
+/// A target in 0..n-1 drawn at random for each position (repeats: a combining write's load).
+struct random_target {
+    std::int64_t n;
+    std::uint64_t seed;
+    SCANVEC_HD std::int64_t operator()(std::int64_t i) const { return std::int64_t(bench::mix64(std::uint64_t(i) + seed) % std::uint64_t(n)); }
 };
 
 struct odd_bit {
@@ -224,6 +233,23 @@ void run_size(const options& o, const dist::communicator& comm, std::size_t n, s
             const auto target = dist::map(affine_target{std::int64_t(n), 1000003, 12345}, idx);
             at("permute", median_ms(o, [&] { auto r = dist::permute(keys, target); }));
             if (p > 1) phases(o, comm, "permute-phase:", [&] { auto r = dist::permute(keys, target); }, n, rows);
+        }
+        if (o.wants("back_permute")) {
+            const auto source = dist::map(affine_target{std::int64_t(n), 1000003, 12345}, idx);
+            at("back_permute", median_ms(o, [&] { auto r = dist::back_permute(keys, source); }));
+            if (p > 1) phases(o, comm, "back_permute-phase:", [&] { auto r = dist::back_permute(keys, source); }, n, rows);
+        }
+        if (o.wants("write") || o.wants("combining_write")) {
+            // dst moved in and taken back: the calls write in place, nothing copied
+            auto dst = dist::map(bench::small_value<int>{4}, idx);
+            if (o.wants("write")) {
+                const auto target = dist::map(affine_target{std::int64_t(n), 1000003, 12345}, idx);
+                at("write", median_ms(o, [&] { dst = dist::write(std::move(dst), target, keys); }));
+            }
+            if (o.wants("combining_write")) {
+                const auto target = dist::map(random_target{std::int64_t(n), 5}, idx);
+                at("combining_write", median_ms(o, [&] { dst = dist::combining_write(std::move(dst), target, small, sv::plus<int>{}); }));
+            }
         }
         if (o.wants("split")) {
             const auto flags = dist::map(odd_bit{}, keys);

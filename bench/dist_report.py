@@ -17,8 +17,9 @@ import collections
 import csv
 import sys
 
-OPS = ["scan", "reduce", "segmented_scan", "permute", "split", "sort", "quicksort"]
-EXCHANGING = {"permute", "split", "sort", "quicksort"}
+OPS = ["scan", "reduce", "segmented_scan", "permute", "back_permute", "write", "combining_write", "split", "sort",
+       "quicksort"]
+EXCHANGING = {"permute", "back_permute", "write", "combining_write", "split", "sort", "quicksort"}
 
 
 def log2(n):
@@ -106,7 +107,7 @@ def main():
     whole = lambda vals, p, n: [f"{sum(v for v in vals if v):.3f}", f"{t.get(('sort', fast, p, n), 0):.3f}"]
     per_rank_table("Where the distributed sort's time goes (each phase waited for; the slowest rank)", "phase:",
                    list(dict.fromkeys(k[0] for k in t if k[0].startswith("phase:"))), ["sum", "sort (no waits)"], whole)
-    for op in ("permute", "split"):
+    for op in ("permute", "back_permute", "split"):
         prefix = op + "-phase:"
         per_rank_table(f"Where the distributed {op}'s time goes (each phase waited for; the slowest rank)", prefix,
                        list(dict.fromkeys(k[0] for k in t if k[0].startswith(prefix))),
@@ -133,12 +134,13 @@ def main():
         out.write("\n")
 
     if args.plot_data:
-        n = max(n for n in sizes if all((op, fast, p, n) in t or p == 1 for op in OPS for p in ranks))
+        ran = [op for op in OPS if any(k[0] == op for k in t)]  # older files lack the newer calls
+        n = max(n for n in sizes if all((op, fast, p, n) in t or p == 1 for op in ran for p in ranks))
         with open(args.plot_data, "w") as f:
             f.write(f"# n = 2^{log2(n)}: 10^9 elements per second of each call on " +
                     ", ".join(str(p) for p in ranks) + " GPUs\n")
             f.write("call " + " ".join(f'"{p} GPU{"s" if p > 1 else ""}"' for p in ranks) + "\n")
-            for op in OPS:
+            for op in ran:
                 vals = [t.get((op, fast, p, n)) for p in ranks]
                 f.write(op.replace("_", "-") + " " + " ".join(f"{n / v * 1e-6:.2f}" if v else "NaN" for v in vals) + "\n")
 
