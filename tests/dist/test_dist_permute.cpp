@@ -143,6 +143,48 @@ TEST_CASE("records grouped by window are scattered window by window") {
     }
 }
 
+// The back_permute's last step alone: replies in many runs (one per owner
+// and window of the requests), each holding its positions in order, written
+// window by window of the result across the runs; tiles of the scatter that
+// span several segments, empty runs, and window bits 0 (one plain scatter).
+TEST_CASE("items in runs of ordered places are scattered window by window") {
+    namespace d = sv::dist::detail;
+    for (std::size_t m : {std::size_t(1), std::size_t(700), std::size_t(70001)}) {
+        for (int runs : {1, 7, 300}) {
+            for (int bits : {0, 2, 7}) {
+                CAPTURE(m);
+                CAPTURE(runs);
+                CAPTURE(bits);
+                // each place to a random run (every third run empty), then each run in order
+                std::mt19937_64 rng(2700 + m + std::size_t(runs));
+                std::vector<std::vector<std::uint32_t>> by_run(static_cast<std::size_t>(runs));
+                for (std::size_t t = 0; t < m; ++t) {
+                    int to = int(rng() % std::uint64_t(runs));
+                    if (runs > 1 && to % 3 == 2) to = 0;
+                    by_run[std::size_t(to)].push_back(std::uint32_t(t));
+                }
+                std::vector<std::uint32_t> places;
+                std::vector<sv::index_t> run_starts{0};
+                for (const auto& run : by_run) {
+                    places.insert(places.end(), run.begin(), run.end());
+                    run_starts.push_back(sv::index_t(places.size()));
+                }
+                std::vector<long long> values(m);
+                for (std::size_t k = 0; k < m; ++k) values[k] = 5 * (long long)places[k] - 3;
+                const sv::vector<std::uint32_t> dp(places);
+                const sv::vector<long long> dv(values);
+                sv::vector<long long> r(m, -1);
+                const int shift = std::max(0, sv::detail::bits_for(sv::index_t(m)) - bits);
+                d::scatter_by_windows(dp.data(), sv::detail::reader(dv), run_starts, bits, shift, sv::detail::writer(r),
+                                      "test scatter");
+                std::vector<long long> want(m);
+                for (std::size_t t = 0; t < m; ++t) want[t] = 5 * (long long)t - 3;
+                CHECK(r.to_host() == want);
+            }
+        }
+    }
+}
+
 TEST_CASE("dist back_permute with another length and repeated indices") {
     for (std::size_t n : sizes) {
         for (std::size_t m : {std::size_t(0), std::size_t(1), std::size_t(6), std::size_t(2 * n + 1)}) {

@@ -54,19 +54,27 @@ struct addressing {
     int bits() const { return rank_bits + window_bits; }
 };
 
+/// How many window bits a scatter into `bytes` of memory takes, at most
+/// max_bits: on CUDA, windows where the memory outgrows the L2; the host
+/// scatters directly (docs/design/permutes.md: grouping does not pay there).
+inline int scatter_window_bits(std::size_t bytes, int max_bits) {
+#if defined(SCANVEC_BACKEND_CUDA)
+    return core::window_bits(bytes, max_bits);
+#else
+    (void)bytes, (void)max_bits;
+    return 0;
+#endif
+}
+
 /// Blocks of `to` all below 2^32 elements: the grouping for elements of `bytes` each; else nothing.
 inline std::optional<addressing> addressing_for(const layout& to, std::size_t bytes) {
     const index_t largest = to.largest_block();
     if (largest >= (index_t(1) << 32)) return std::nullopt;
     addressing a;
     a.rank_bits = std::max(1, core::bits_for(index_t(to.offsets.size() - 1)));
-#if defined(SCANVEC_BACKEND_CUDA)
     // windows of the largest block, in the bits one grouping pass has left over
-    a.window_bits = core::window_bits(std::size_t(largest) * bytes,
-                                      std::max(0, core::permute_policy::grouped_max_bits - a.rank_bits));
-#else
-    (void)bytes;  // the host scatters directly (docs/design/permutes.md: grouping does not pay there)
-#endif
+    a.window_bits = scatter_window_bits(std::size_t(largest) * bytes,
+                                        std::max(0, core::permute_policy::grouped_max_bits - a.rank_bits));
     a.shift = std::max(0, core::bits_for(largest) - a.window_bits);
     return a;
 }
@@ -119,14 +127,14 @@ template <class T> struct routed_records {
 };
 
 /// A rank's records {place of dest[i] in its owner's block, a[i]} grouped
-/// by key (owner, window of the place) in one multisplit, into `sent`; the
-/// counts for each rank. a is any sequence (its values travel as T).
+/// by key (owner, window of the place) in one multisplit, into `sent`: each
+/// key's run in a's order. Returns where each key's run starts ((p <<
+/// window_bits) + 1 entries). a is any sequence (its values travel as T).
 template <class T, class A, class Dest>
 std::vector<index_t> group_by_owner(const A& a, const Dest& dest, const layout& to, const addressing& how, int p,
                                     runtime::scratch& sent, const char* op) {
     const std::size_t m = a.size();
-    std::vector<index_t> send_counts(std::size_t(p), 0);
-    if (!m) return send_counts;
+    if (!m) return std::vector<index_t>((std::size_t(p) << how.window_bits) + 1, 0);
     scanvec::vector<std::uint32_t> keys(m, no_init);
     runtime::scratch records(m * sizeof(addressed<T>));
     using each = address_each<decltype(core::reader(dest)), decltype(core::reader(a)), T>;
@@ -135,11 +143,17 @@ std::vector<index_t> group_by_owner(const A& a, const Dest& dest, const layout& 
                             records.as<addressed<T>>()});
     backend::check_launch(step(op, "addressing").c_str());
     sent = runtime::scratch(m * sizeof(addressed<T>));
-    const auto starts = core::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(),
-                                                 how.bits(), step(op, "grouping by owner").c_str());
+    return core::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(), how.bits(),
+                                    step(op, "grouping by owner").c_str());
+}
+
+/// How many records go to each rank, from the key runs' starts.
+inline std::vector<index_t> counts_per_rank(const std::vector<index_t>& key_starts, const addressing& how, int p) {
+    std::vector<index_t> counts(static_cast<std::size_t>(p));
     for (int r = 0; r < p; ++r)
-        send_counts[std::size_t(r)] = starts[std::size_t(r + 1) << how.window_bits] - starts[std::size_t(r) << how.window_bits];
-    return send_counts;
+        counts[std::size_t(r)] =
+            key_starts[std::size_t(r + 1) << how.window_bits] - key_starts[std::size_t(r) << how.window_bits];
+    return counts;
 }
 
 /// Sends every local a[i] to the rank owning global position dest[i] on
@@ -155,7 +169,7 @@ std::optional<routed_records<T>> route_addressed(const communicator& comm, const
     if (!how) return std::nullopt;
     std::vector<index_t> send_counts(std::size_t(comm.size()), 0);
     runtime::scratch sent;
-    failed.run([&] { send_counts = group_by_owner<T>(a, dest, to, *how, comm.size(), sent, op); });
+    failed.run([&] { send_counts = counts_per_rank(group_by_owner<T>(a, dest, to, *how, comm.size(), sent, op), *how, comm.size()); });
     phase_done("addressing and grouping by owner");
     const auto recv_counts = exchange_counts(comm, send_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
     routed_records<T> got;
@@ -170,72 +184,114 @@ std::optional<routed_records<T>> route_addressed(const communicator& comm, const
     return got;
 }
 
-/// Segment j of the received records read window by window: window j / p
-/// of sender j % p's run. Where it begins in the records (src) and its
-/// length, found by binary search (a run is ordered by window).
-template <class T> struct window_segment {
-    const addressed<T>* records;
+/// Segment j of items that come in runs, each run ordered by the window of
+/// its places (place >> shift): window j / runs of run j % runs. Where it
+/// begins (src) and its length, found by binary search.
+template <class Places> struct window_segment {
+    Places places;  // places[i]: where item i goes
     const index_t* run_starts;
-    int ranks, shift;
+    int runs, shift;
     index_t* src;
     index_t* len;
     SCANVEC_HD index_t first_at_least(index_t lo, index_t hi, index_t w) const {
         while (lo < hi) {
             const index_t mid = lo + (hi - lo) / 2;
-            if (index_t(records[mid].place >> shift) < w) lo = mid + 1;
+            if (index_t(places[mid] >> shift) < w) lo = mid + 1;
             else hi = mid;
         }
         return lo;
     }
     SCANVEC_HD void operator()(index_t j) const {
-        const index_t w = j / ranks, b = run_starts[j % ranks], e = run_starts[j % ranks + 1];
+        const index_t w = j / runs, b = run_starts[j % runs], e = run_starts[j % runs + 1];
         src[j] = first_at_least(b, e, w);
         len[j] = first_at_least(b, e, w + 1) - src[j];
     }
 };
 
-/// out[place] = value for the k-th record in window order: segment j holds
-/// the positions [dst[j], dst[j] + its length) of that order.
-template <class T, class Out> struct scatter_window_major {
-    const addressed<T>* records;
+/// The largest j in [lo, hi] with dst[j] <= k (dst ascending, dst[lo] <= k).
+SCANVEC_HD inline int last_at_most(const index_t* dst, int lo, int hi, index_t k) {
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (dst[mid] <= k) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/// The segment of every tile's first item (and of the last item, at the end):
+/// each item then searches only the segments its tile spans.
+struct tile_first_segment {
     const index_t* dst;
-    const index_t* src;
     int segments;
-    Out out;
-    SCANVEC_HD void operator()(index_t k) const {
-        const int j = owner_of{dst, segments}(k);
-        const addressed<T> x = records[src[j] + (k - dst[j])];
-        out[x.place] = x.value;
+    index_t n, tile;
+    int* first;
+    SCANVEC_HD void operator()(index_t t) const {
+        const index_t k = t * tile < n ? t * tile : n - 1;
+        first[t] = last_at_most(dst, 0, segments - 1, k);
     }
 };
 
-/// r[place] = value for every record received. Places lie inside the
-/// rank's block by construction; an empty block takes nothing. Where the
-/// records came grouped by window, they are written window by window across
-/// the senders' runs: one window's records from every sender together, so
-/// that its sectors of r are whole while the L2 holds them.
-template <class T> void scatter_records(const routed_records<T>& got, scanvec::vector<T>& r) {
-    if (got.size() == 0 || r.empty()) return;
+/// out[places[i]] = values[i] for the k-th item in window order: segment j
+/// holds the positions [dst[j], dst[j] + its length) of that order.
+template <class Places, class Values, class Out> struct scatter_window_major {
+    Places places;
+    Values values;
+    const index_t* dst;
+    const index_t* src;
+    const int* first;  // tile_first_segment's
+    index_t tile;
+    Out out;
+    SCANVEC_HD void operator()(index_t k) const {
+        const index_t t = k / tile;
+        const int j = last_at_most(dst, first[t], first[t + 1], k);
+        const index_t i = src[j] + (k - dst[j]);
+        out[places[i]] = values[i];
+    }
+};
+
+/// out[places[i]] = values[i] for every item i, where the items come in
+/// runs (run_starts: runs + 1 entries, the last the count), each ordered by
+/// the window of its places (place >> shift, below 2^window_bits): written
+/// one window at a time across the runs, so that each window's sectors of
+/// out are whole while the L2 holds them. window_bits 0: one plain scatter.
+template <class Places, class Values, class Out>
+void scatter_by_windows(Places places, Values values, const std::vector<index_t>& run_starts, int window_bits, int shift,
+                        Out out, const char* op) {
+    const index_t n = run_starts.back();
+    if (n == 0) return;
     const auto s = current_stream();
-    const char* op = "dist::permute (scatter)";
-    if (got.how.window_bits == 0) {
-        thrust::scatter(core::policy(s), got.values(), got.values() + got.size(), got.places(), core::writer(r));
+    if (window_bits == 0) {
+        thrust::scatter(core::policy(s), values, values + n, places, out);
         backend::check_launch(op);
         return;
     }
-    const int p = int(got.run_starts.size()) - 1;
-    const index_t segments = index_t(p) << got.how.window_bits;
-    const scanvec::vector<index_t> runs(got.run_starts);
+    const int runs = int(run_starts.size()) - 1;
+    const index_t segments = index_t(runs) << window_bits;
+    const scanvec::vector<index_t> starts(run_starts);
     runtime::scratch table(3 * std::size_t(segments) * sizeof(index_t));
     index_t* src = table.as<index_t>();
     index_t* len = src + segments;
     index_t* dst = len + segments;
     thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), segments,
-                       window_segment<T>{got.data(), runs.data(), p, got.how.shift, src, len});
+                       window_segment<Places>{places, starts.data(), runs, shift, src, len});
     thrust::exclusive_scan(core::policy(s), len, len + segments, dst);
-    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), index_t(got.size()),
-                       scatter_window_major<T, decltype(core::writer(r))>{got.data(), dst, src, int(segments), core::writer(r)});
+    const index_t tile = 256, tiles = (n + tile - 1) / tile;
+    runtime::scratch first(std::size_t(tiles + 1) * sizeof(int));
+    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), tiles + 1,
+                       tile_first_segment{dst, int(segments), n, tile, first.as<int>()});
+    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), n,
+                       scatter_window_major<Places, Values, Out>{places, values, dst, src, first.as<const int>(), tile, out});
     backend::check_launch(op);
+}
+
+/// r[place] = value for every record received. Places lie inside the
+/// rank's block by construction; an empty block takes nothing. Where the
+/// records came grouped by window, they are written window by window across
+/// the senders' runs.
+template <class T> void scatter_records(const routed_records<T>& got, scanvec::vector<T>& r) {
+    if (r.empty()) return;
+    scatter_by_windows(got.places(), got.values(), got.run_starts, got.how.window_bits, got.how.shift, core::writer(r),
+                       "dist::permute (scatter)");
 }
 
 }  SCANVEC_NAMESPACE_END  // dist::detail

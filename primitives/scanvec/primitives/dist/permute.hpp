@@ -287,19 +287,21 @@ struct split_request {
 /// back_permute where a's blocks and idx's block are below 2^32 elements: each
 /// request is a 32-bit place in its owner's block, grouped by owner and window
 /// of the place with the positions it answers (one multisplit of
-/// {place, position} records); the owners read the places window by window.
+/// {place, position} records); the owners read the places window by window,
+/// and the replies are written window by window of the result.
 template <class T, class I>
 vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const addressing& how) {
     const char* op = "dist::back_permute";
     const auto& comm = a.comm();
     const std::size_t m = idx.local().size();
     local_failure failed;
-    std::vector<index_t> ask_counts(std::size_t(comm.size()), 0);
+    std::vector<index_t> ask_counts(std::size_t(comm.size()), 0), key_starts{0};
     scanvec::vector<std::uint32_t> requests, positions;
     failed.run([&] {
         runtime::scratch sent;
-        ask_counts = group_by_owner<std::uint32_t>(lazy::index<std::uint32_t>(m), idx.local(), *a.layout(), how,
+        key_starts = group_by_owner<std::uint32_t>(lazy::index<std::uint32_t>(m), idx.local(), *a.layout(), how,
                                                    comm.size(), sent, op);
+        ask_counts = counts_per_rank(key_starts, how, comm.size());
         if (!m) return;
         requests = scanvec::vector<std::uint32_t>(m, no_init);
         positions = scanvec::vector<std::uint32_t>(m, no_init);
@@ -341,8 +343,14 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
         exchange_columns(comm, asked_counts, ask_counts, cols, step(op, "exchange of the answers").c_str());
     }
     phase_done("exchange of the answers");
-    // Each reply to its position: r[positions[k]] = replies[k].
-    r = scanvec::write(std::move(r), positions, replies, unchecked);
+    // Each reply to its position: r[positions[k]] = replies[k]. Each key's run
+    // of replies holds its positions in order, so where r outgrows the L2 they
+    // are written one window of r at a time across the runs.
+    if (m) {
+        const int bits = scatter_window_bits(m * sizeof(T), core::permute_policy::grouped_max_bits);
+        scatter_by_windows(positions.data(), core::reader(replies), key_starts, bits,
+                           std::max(0, core::bits_for(index_t(m)) - bits), core::writer(r), step(op, "replies").c_str());
+    }
     phase_done("replies in place");
     return on_layout(std::move(r), idx.layout(), comm);
 }
