@@ -150,6 +150,10 @@ void local_steps(const options& o, const dist::communicator& comm, std::size_t n
     const auto keys = bench::tabulate<int>(m, bench::random_key<int>{std::uint64_t(comm.rank()) + 7});
     const auto flags = sv::map(odd_bit{}, keys);
     const auto target = bench::tabulate<std::int64_t>(m, affine_target{std::int64_t(m), 1000003, 12345});
+    // thrust::device's temporaries come from cudaMalloc, not from scanvec's
+    // cache: give the cache back first (2 ranks on H100s at 2^30 ran out of
+    // memory here or just before, 2026-11-26)
+    sv::memory::trim();
     {
         // the distributed sort's merge: two sorted halves of the block into one
         auto halves = sv::vector<int>(m, sv::no_init);
