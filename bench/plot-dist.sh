@@ -13,7 +13,8 @@ trap 'rm -f "$data"' EXIT
 python3 "$(dirname "$0")/dist_report.py" "$csv" --plot-data "$data" > /dev/null
 title=$(head -1 "$data" | sed 's/^# n = 2^\([0-9]*\):.*/n = 2^{\1} int32/')
 gnuplot <<GP
-set terminal pngcairo size 900,480 font ",11"
+set terminal pngcairo size 1000,520 font ",11"
+set xtics rotate by -25
 set output "$dir/scaling.png"
 set title "scanvec::dist on $device over NCCL, $title: throughput by GPU count"
 set style data histograms
