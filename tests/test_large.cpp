@@ -14,11 +14,11 @@ const std::size_t big = (std::size_t(1) << 31) + 1000;
 
 bool all_true(const sv::vector<bool>& b) { return sv::reduce(b, sv::logical_and{}); }
 
-struct widen {
+struct as_index {
     SCANVEC_HD sv::index_t operator()(int k) const { return k; }
 };
 /// The sum of int32 keys in 64 bits.
-sv::index_t widened(const sv::vector<int>& v) { return sv::reduce(sv::lazy::map(widen{}, v)); }
+sv::index_t widened(const sv::vector<int>& v) { return sv::reduce(sv::lazy::map(as_index{}, v)); }
 }  // namespace
 
 TEST_CASE("scan of 2^31 + 1000 ones is the index") {

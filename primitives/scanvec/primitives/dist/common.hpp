@@ -86,6 +86,16 @@ template <class T> void add_columns(std::vector<column>& cols, const scanvec::ve
     });
 }
 
+/// One vector's elements exchanged (every field array in one round).
+template <class T>
+void exchange_vector(const communicator& comm, const std::vector<index_t>& send_counts,
+                     const std::vector<index_t>& recv_counts, const scanvec::vector<T>& from, scanvec::vector<T>& to,
+                     const char* what) {
+    std::vector<column> cols;
+    add_columns(cols, from, to);
+    exchange_columns(comm, send_counts, recv_counts, cols, what);
+}
+
 /// base + k (a global position) when idx[k] lies outside [0, bound), else ~0: reduced with min, the first bad one.
 template <class It> struct outside_at {
     It idx;

@@ -131,9 +131,7 @@ vector<T> moved_into(const vector<T>& a, const layout_ptr& to, scanvec::vector<T
         send_counts[std::size_t(r)] = overlap(from.offsets[me], from.offsets[me + 1], to->offsets[r], to->offsets[r + 1]);
         recv_counts[std::size_t(r)] = overlap(from.offsets[r], from.offsets[r + 1], to->offsets[me], to->offsets[me + 1]);
     }
-    std::vector<column> cols;
-    add_columns(cols, a.local(), block);
-    exchange_columns(a.comm(), send_counts, recv_counts, cols, step(op, "exchange of the elements").c_str());
+    exchange_vector(a.comm(), send_counts, recv_counts, a.local(), block, step(op, "exchange of the elements").c_str());
     return on_layout(std::move(block), to, a.comm());
 }
 
@@ -324,11 +322,7 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
     });
     expect_all_in_range(op, idx, index_t(a.size()), failed);
     phase_done("counts and checks");
-    {
-        std::vector<column> cols;
-        add_columns(cols, requests, asked);
-        exchange_columns(comm, ask_counts, asked_counts, cols, step(op, "exchange of the requests").c_str());
-    }
+    exchange_vector(comm, ask_counts, asked_counts, requests, asked, step(op, "exchange of the requests").c_str());
     phase_done("exchange of the requests");
     // Answers: read locally (the places lie in this rank's block), sent back the way the requests came.
     if (asked_total) {
@@ -337,11 +331,7 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
         backend::check_launch(step(op, "answers").c_str());
     }
     phase_done("answers");
-    {
-        std::vector<column> cols;
-        add_columns(cols, answers, replies);
-        exchange_columns(comm, asked_counts, ask_counts, cols, step(op, "exchange of the answers").c_str());
-    }
+    exchange_vector(comm, asked_counts, ask_counts, answers, replies, step(op, "exchange of the answers").c_str());
     phase_done("exchange of the answers");
     // Each reply to its position: r[positions[k]] = replies[k]. Each key's run
     // of replies holds its positions in order, so where r outgrows the L2 they
@@ -388,22 +378,14 @@ template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, co
         r = scanvec::vector<T>(m, no_init);
     });
     expect_all_in_range("dist::back_permute", idx, index_t(a.size()), failed);
-    {
-        std::vector<column> cols;
-        add_columns(cols, requests, asked);
-        exchange_columns(comm, ask_counts, asked_counts, cols, "dist::back_permute (exchange of the requests)");
-    }
+    exchange_vector(comm, ask_counts, asked_counts, requests, asked, "dist::back_permute (exchange of the requests)");
     // Answers: read locally, sent back the way the requests came.
     if (asked_total) {
         auto read = lazy::back_permute(a.local(), lazy::map(minus_base{a.offset()}, asked));
         thrust::copy_n(core::policy(current_stream()), core::reader(read), std::size_t(asked_total), core::writer(answers));
         backend::check_launch("dist::back_permute");
     }
-    {
-        std::vector<column> cols;
-        add_columns(cols, answers, replies);
-        exchange_columns(comm, asked_counts, ask_counts, cols, "dist::back_permute (exchange of the answers)");
-    }
+    exchange_vector(comm, asked_counts, ask_counts, answers, replies, "dist::back_permute (exchange of the answers)");
     // Each reply to its position: r[order[k]] = replies[k].
     return on_layout(scanvec::write(std::move(r), order, replies, unchecked), idx.layout(), comm);
 }
