@@ -115,6 +115,29 @@ def main():
                        lambda vals, p, n, op=op: [f"{sum(v for v in vals if v):.3f}", f"{t.get((op, fast, p, n), 0):.3f}"] +
                        raw(vals, p, n))
 
+    # Each exchange's rate against the engine's own all-to-all of 4 bytes an element in the same run
+    # (the measure for the calls bound by the all-to-all). Bytes an element on the wire, int32 values:
+    exchanges = [("permute-phase:exchange of the records", "permute: {place, value} records", 8),
+                 ("back_permute-phase:exchange of the requests", "back_permute: 32-bit places", 4),
+                 ("back_permute-phase:exchange of the answers", "back_permute: the answers", 4),
+                 ("phase:exchange of the keys", "sort: the keys", 4),
+                 ("split-phase:exchange of the elements", "split: the elements (not all-to-all)", 4)]
+    rows = []
+    for n in sizes:
+        for p in ranks[1:]:
+            raw_ms = t.get(("all_to_all_raw", fast, p, n))
+            for name, what, nbytes in exchanges:
+                ms = t.get((name, fast, p, n))
+                if ms and raw_ms:
+                    rows.append(f"| 2^{log2(n)} | {p} | {what} | {nbytes} | {ms:.3f} | {raw_ms * nbytes / 4:.3f} | "
+                                f"{raw_ms * nbytes / 4 / ms:.0%} |\n")
+    if rows:
+        out.write("### Each exchange against the engine's all-to-all (the same run)\n\n"
+                  "| n | GPUs | exchange | bytes an element | ms | all-to-all of those bytes, ms | rate vs all-to-all |\n"
+                  "|---|---|---|---|---|---|---|\n")
+        out.writelines(rows)
+        out.write("\n")
+
     one = [(op, n) for (op, e, p, n) in t if e == "one-device"]
     if one:
         out.write("### One rank against the one-device call (the layer's own cost)\n\n| call | n | one-device ms | dist, 1 rank ms | ratio |\n|---|---|---|---|---|\n")
