@@ -151,8 +151,7 @@ void local_steps(const options& o, const dist::communicator& comm, std::size_t n
     const auto flags = sv::map(odd_bit{}, keys);
     const auto target = bench::tabulate<std::int64_t>(m, affine_target{std::int64_t(m), 1000003, 12345});
     // thrust::device's temporaries come from cudaMalloc, not from scanvec's
-    // cache: give the cache back first (2 ranks on H100s at 2^30 ran out of
-    // memory here or just before, 2026-11-26)
+    // cache, which the calls before have filled: give the cache back first
     sv::memory::trim();
     {
         // the distributed sort's merge: two sorted halves of the block into one
