@@ -168,6 +168,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     scanvec::vector<K> received;
     failed.run([&] { received = scanvec::vector<K>(std::size_t(x.recv_total), no_init); });
     detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
+    detail::phase_done("counts and the verdict");
     {
         std::vector<detail::column> cols;
         detail::add_columns(cols, sorted, received);
