@@ -19,6 +19,8 @@
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
 #     $OUT/compare.md: before and after a change, in one run on one machine
+#   BUNDLE=1: at the end, everything under $OUT in one results.tgz (the device
+#     tool brings back at most 8 files; unpack with tar xzf)
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -168,3 +170,7 @@ if [ "$what" = all ] || [ "$what" = profile ]; then
   done
 fi
 echo; echo "=== summary ==="; printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" > "$out/summary.txt"
+if [ "${BUNDLE:-0}" = 1 ]; then
+  tar czf "/tmp/results.tgz" -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/results.tgz "$out/results.tgz"
+fi
