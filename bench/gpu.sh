@@ -15,6 +15,7 @@
 #     2 ranks on the MPI engine (SCANVEC_DIST_NCCL=0) at 2^28 for comparison;
 #     rows in $OUT/dist.csv (bench/dist_report.py makes the table); DIST_MPI=0 skips the MPI rows
 #     DIST_MULTIRANK=0 skips the two ranks on one GPU through NCCL's wheel (NCCL_MULTI_RANK_GPU_ENABLE)
+#     DIST_TRIALS: NCCL settings to time the exchanging calls under (below)
 #   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
@@ -148,6 +149,23 @@ if [ "$what" = dist ]; then
         "$bin" --sizes 24 --reps 3 >> "$out/multirank.log" 2>&1
       summary+=("  its bench at 2^24: rc=$? engine $(awk '$1 == "scan" {print $2}' "$out/multirank.log" | tail -1)")
       grep -E "NCCL version|Failed|error" "$out/multirank.log" | sort | uniq -c | head -8
+    fi
+    # DIST_TRIALS: NCCL settings to try on the exchanges, ';'-separated, each a
+    # list of VAR=value (say "NCCL_MAX_P2P_NCHANNELS=32;NCCL_NCHANNELS_PER_PEER=4"):
+    # the exchanging calls on all GPUs at DIST_TRIAL_SIZES, once with the
+    # defaults and once per setting, in $out/trial-<k>.csv (trials.txt names them).
+    if [ -n "${DIST_TRIALS:-}" ] && [ "$gpus" -ge 2 ]; then
+      IFS=';' read -r -a trials <<< ";${DIST_TRIALS}"
+      k=0
+      for trial in "${trials[@]}"; do
+        echo "trial-$k: ${trial:-defaults}" >> "$out/trials.txt"
+        # shellcheck disable=SC2086
+        env $trial mpirun -np "$gpus" -x NCCL_NVLS_ENABLE $(for v in $trial; do printf -- '-x %s ' "${v%%=*}"; done) \
+          "$bin" --sizes "${DIST_TRIAL_SIZES:-28,30}" --only "${DIST_TRIAL_OPS:-permute,back_permute,sort,split}" \
+          --csv "$out/trial-$k.csv" > "$out/trial-$k.log" 2>&1
+        summary+=("trial-$k (${trial:-defaults}) on $gpus GPUs: rc=$?")
+        k=$((k + 1))
+      done
     fi
     if [ "$gpus" -ge 2 ] && [ "${DIST_MPI:-1}" = 1 ]; then
       SCANVEC_DIST_NCCL=0 mpirun -np 2 -x SCANVEC_DIST_NCCL -x NCCL_NVLS_ENABLE "$bin" --sizes 28 --csv "$out/dist.csv" \
