@@ -1,23 +1,30 @@
-// scanvec/algorithms/dist/sort.hpp - the distributed sort: a sample sort whose
-// local sorts are the one-device radix sort.
+// scanvec/algorithms/dist/sort.hpp - the distributed sort: every rank sorts
+// its block with the one-device radix sort, the ranks agree on exact cuts,
+// and each rank merges the runs it receives.
 //
 //   procedure dist-sort(A)                       on every rank, its block A_r
-//       A_r      <- radix-sort(A_r)                  the one-device sort
-//       Samples  <- all-gather(s evenly spaced (key, rank, place) of A_r)
-//       Splitters <- p - 1 evenly spaced of sort(Samples)
-//       Cuts     <- where each splitter falls in A_r  (binary searches)
-//       B_r      <- all-to-all(the runs of A_r between the cuts)
-//       B_r      <- merge(its p sorted runs)
-//       result   <- rebalance(B, A's block sizes)
+//       A_r   <- radix-sort(A_r)                     the one-device sort
+//       for each rank boundary t_q (A's block offsets), one digit at a time:
+//           Counts <- all-gather(for each of the 2^8 next digits d,
+//                                #(A_r <= prefix_q . d . 1...1))
+//           prefix_q <- prefix_q . (the first d whose global count passes t_q)
+//       Cuts  <- #(A_r < prefix_q), and of the keys equal to prefix_q
+//                the first t_q - #(A < prefix_q) in rank order
+//       B_r   <- all-to-all(the runs of A_r between the cuts)
+//       B_r   <- merge(its p sorted runs)           |B_r| = |A_r|: no rebalance
 //
-// Keys compare as (key, rank, place in the sorted block), so equal keys are
-// spread over the ranks like any others (a vector of one repeated key comes
-// out balanced). A local failure on one rank (out of memory) throws on every
-// rank: each collective carries the verdict of the local steps before it.
-// The runs travel widened to whole 16-byte words and land at 16-byte
-// boundaries (sort_exchange), where NCCL copies fastest; dist::phase_log
-// shows each phase's time. docs/design/distributed.md has the costs and
-// measurements.
+// The cuts are exact: rank q receives the keys of global sorted places
+// [t_q, t_{q+1}), so the result has A's block sizes with no exchange after
+// the merge, whatever the keys (all equal, skewed). Finding them costs one
+// MPI_Allgather of 2^8 counts per boundary for each 8 bits of the key
+// (4 rounds for 32-bit keys) and one vectorised binary search per round. Keys
+// compare in radix order (radix_key_bits: the order of the local sort), equal
+// keys by (rank, place). A local failure on one rank (out of memory) throws
+// on every rank: each collective carries the verdict of the local steps
+// before it. The runs travel widened to whole 16-byte words and land at
+// 16-byte boundaries (sort_exchange), where NCCL copies fastest;
+// dist::phase_log shows each phase's time. docs/design/distributed.md has the
+// costs and measurements.
 #pragma once
 
 #include <scanvec/algorithms/radix_sort.hpp>
@@ -29,34 +36,80 @@
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
 
-/// Samples each rank contributes per rank of the communicator: the ranks'
-/// shares come out within about 1 / (sort_oversampling) of a block of even.
-inline constexpr int sort_oversampling = 64;
+/// Bits of the key decided per round of the exact cuts: 2^8 candidate
+/// counts per rank boundary (2 KB a rank), so 32-bit keys take 4 rounds of
+/// one small MPI_Allgather each. A wider digit would make fewer rounds of
+/// larger gathers and searches; a round's cost is its latency at this size.
+inline constexpr int sort_cut_digit_bits = 8;
 
 namespace detail {
 
-/// A sampled key with its place: (key, rank, place in that rank's sorted block).
-template <class K> struct sort_sample {
-    K key;
-    int rank;
-    int valid;  // 0: a rank with no elements sent it
-    index_t place;
-    bool operator<(const sort_sample& o) const {
-        return std::tie(key, rank, place) < std::tie(o.key, o.rank, o.place);
-    }
-};
-
-/// Where splitter s falls in this rank's sorted block: how many of its
-/// elements come before s in (key, rank, place) order.
+/// Exact cuts of this rank's sorted block (ascending in radix order) for the
+/// global sorted places `targets` (the p + 1 block offsets of the result):
+/// cuts[q] = how many of this block's keys come before global place
+/// targets[q] in (key, rank, place) order. Collective; the first gather
+/// carries the verdict of the local steps before it.
 template <class K>
-index_t cut_of(const sort_sample<K>& s, int me, index_t lower, index_t upper) {
-    if (s.rank == me) return s.place;
-    return me < s.rank ? upper : lower;  // equal keys: before s on lower ranks, after it on higher ones
+std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<K>& sorted,
+                                const std::vector<index_t>& targets, local_failure& failed) {
+    using U = decltype(::scanvec::detail::radix_key_bits(K()));
+    constexpr int width = 8 * int(sizeof(U)), digit = sort_cut_digit_bits, fan = 1 << digit;
+    static_assert(width % digit == 0, "dist::radix_sort: the key's width must be whole digits");
+    const int p = comm.size(), me = comm.rank();
+    const index_t m = index_t(sorted.size()), n = targets.back();
+    // The boundaries strictly inside the vector; the others cut at 0 or m.
+    std::vector<int> inner;
+    for (int q = 1; q < p; ++q)
+        if (targets[std::size_t(q)] > 0 && targets[std::size_t(q)] < n) inner.push_back(q);
+    const std::size_t a = inner.size(), per_rank = a * std::size_t(fan);
+    // Per inner boundary: the bits decided so far, and for every rank how
+    // many of its keys lie below them (a range of radix order holds the rest).
+    std::vector<U> prefix(a, U(0));
+    std::vector<index_t> below(a * std::size_t(p), 0), upto(a * std::size_t(p), 0);
+    for (int shift = width - digit; a && shift >= 0; shift -= digit) {
+        const U low = shift ? U((U(1) << shift) - 1) : U(0);
+        std::vector<U> needles(per_rank);
+        for (std::size_t k = 0; k < a; ++k)
+            for (int d = 0; d < fan; ++d) needles[k * fan + std::size_t(d)] = U(prefix[k] | U(U(d) << shift) | low);
+        std::vector<index_t> mine(per_rank, 0);
+        failed.run([&] { mine = ::scanvec::detail::count_through_radix(sorted, needles); });
+        // all[r * per_rank + k * fan + d]: rank r's keys at most needle (k, d)
+        const auto all = allgather_counts(comm, mine, failed, "dist::radix_sort (MPI_Allgather of the cut counts)");
+        for (std::size_t k = 0; k < a; ++k) {
+            const index_t t = targets[std::size_t(inner[k])];
+            index_t global = 0;
+            int d = 0;
+            for (;; ++d) {  // the first digit whose keys take the count past t (the last one does)
+                global = 0;
+                for (int r = 0; r < p; ++r) global += all[std::size_t(r) * per_rank + k * fan + std::size_t(d)];
+                if (global > t || d == fan - 1) break;
+            }
+            for (int r = 0; r < p; ++r) {
+                const std::size_t at = std::size_t(r) * per_rank + k * fan;
+                if (d > 0) below[k * std::size_t(p) + std::size_t(r)] = all[at + std::size_t(d) - 1];
+                upto[k * std::size_t(p) + std::size_t(r)] = all[at + std::size_t(d)];
+            }
+            prefix[k] = U(prefix[k] | U(U(d) << shift));
+        }
+    }
+    // After the last digit prefix[k] is the key at place t: the keys below it
+    // come first, then those equal to it in rank order, up to t in all.
+    std::vector<index_t> cuts(std::size_t(p) + 1, 0);
+    cuts[std::size_t(p)] = m;
+    for (int q = 1; q < p; ++q)
+        cuts[std::size_t(q)] = targets[std::size_t(q)] <= 0 ? 0 : m;
+    for (std::size_t k = 0; k < a; ++k) {
+        index_t left = targets[std::size_t(inner[k])];  // of the keys equal to prefix[k], those before the cut
+        for (int r = 0; r < p; ++r) left -= below[k * std::size_t(p) + std::size_t(r)];
+        for (int r = 0; r < me; ++r) left -= upto[k * std::size_t(p) + std::size_t(r)] - below[k * std::size_t(p) + std::size_t(r)];
+        const index_t lo = below[k * std::size_t(p) + std::size_t(me)], hi = upto[k * std::size_t(p) + std::size_t(me)];
+        cuts[std::size_t(inner[k])] = lo + std::clamp(left, index_t(0), hi - lo);
+    }
+    return cuts;
 }
 
 /// The sort's exchange: rank q gets this rank's run [cuts[q], cuts[q+1]) of
@@ -107,63 +160,28 @@ template <class K> index_t sort_grain(const communicator& comm) {
 
 }  // namespace detail
 
-/// Sorts integer keys ascending across the ranks; r on a's blocks (see the
-/// procedure above). Per rank: the one-device radix sort of its block, two
-/// binary searches per splitter, ceil(log2 p) merge passes, one all-to-all of
-/// at most its block and one rebalancing exchange; on the host O(p^2 s log)
-/// for the samples (s = sort_oversampling). Collective; waits for the device.
+/// Sorts keys (integers, float or double) ascending across the ranks; r on
+/// a's blocks (see the procedure above). Per rank: the one-device radix sort
+/// of its block, one vectorised binary search of 2^8 (p - 1) keys per 8 bits
+/// of the key, ceil(log2 p) merge passes, one all-to-all of at most its
+/// block. Collective; waits for the device.
 template <class K> vector<K> radix_sort(const vector<K>& a) {
     ::scanvec::detail::expect_radix_key<K>();
     const auto& comm = a.comm();
-    const int p = comm.size(), me = comm.rank();
+    const int p = comm.size();
     if (p == 1) return detail::on_layout(scanvec::radix_sort(a.local()), a.layout(), comm);
     if (a.size() == 0) return a;
-    const std::size_t m = a.local().size();
     // Local steps run under `failed`; each collective carries its verdict, so a
     // failure on one rank (out of memory) throws on every rank.
     detail::local_failure failed;
-    // A_r <- radix-sort(A_r); the result's block, allocated now
-    scanvec::vector<K> sorted, result;
-    // Samples: s evenly spaced elements of every sorted block, with their places
-    const int s = sort_oversampling * p;
-    std::vector<detail::sort_sample<K>> mine(std::size_t(s), detail::sort_sample<K>{K(), me, 0, 0});
-    failed.run([&] {
-        result = scanvec::vector<K>(m, no_init);
-        if (!m) return;
-        sorted = scanvec::radix_sort(a.local());
-        std::vector<index_t> places(static_cast<std::size_t>(s));
-        for (int i = 0; i < s; ++i) places[std::size_t(i)] = index_t((2 * std::size_t(i) + 1) * m / (2 * std::size_t(s)));
-        const auto keys = scanvec::back_permute(sorted, scanvec::vector<index_t>(places)).to_host();
-        for (int i = 0; i < s; ++i) mine[std::size_t(i)] = {keys[std::size_t(i)], me, 1, places[std::size_t(i)]};
-    });
-    detail::phase_done("local radix sort");  // on every rank, blocks empty or not: the phases match
-    if (failed.failed())
-        for (auto& x : mine) x.valid = -1;  // the verdict travels with the samples
-    constexpr const char* gather_op = "dist::radix_sort (MPI_Allgather of the samples)";
-    std::vector<detail::sort_sample<K>> all(std::size_t(s) * std::size_t(p));
-    detail::mpi_check(MPI_Allgather(mine.data(), int(s * sizeof(mine[0])), MPI_BYTE, all.data(), int(s * sizeof(mine[0])),
-                                    MPI_BYTE, comm.mpi()),
-                      gather_op);
-    const auto bad = std::find_if(all.begin(), all.end(), [](const auto& x) { return x.valid < 0; });
-    detail::expect_no_failure(comm, failed, bad == all.end() ? p : bad->rank, gather_op);
-    detail::phase_done("samples (gathered)");
-    all.erase(std::remove_if(all.begin(), all.end(), [](const auto& x) { return !x.valid; }), all.end());
-    std::sort(all.begin(), all.end());
-    // Splitters: p - 1 evenly spaced samples; Cuts: where each falls in this block
-    std::vector<detail::sort_sample<K>> splitters;
-    for (int j = 1; j < p; ++j) splitters.push_back(all[std::size_t(j) * all.size() / std::size_t(p)]);
-    std::vector<K> split_keys;
-    for (const auto& x : splitters) split_keys.push_back(x.key);
-    std::vector<index_t> cuts(std::size_t(p) + 1, 0);
-    failed.run([&] {
-        const auto lower = m ? ::scanvec::detail::count_below(sorted, split_keys, false) : std::vector<index_t>(splitters.size(), 0);
-        const auto upper = m ? ::scanvec::detail::count_below(sorted, split_keys, true) : std::vector<index_t>(splitters.size(), 0);
-        for (int q = 0; q + 1 < p; ++q)
-            cuts[std::size_t(q) + 1] = detail::cut_of(splitters[std::size_t(q)], me, lower[std::size_t(q)], upper[std::size_t(q)]);
-        cuts[std::size_t(p)] = index_t(m);
-    });
+    // A_r <- radix-sort(A_r)
+    scanvec::vector<K> sorted;
+    failed.run([&] { sorted = scanvec::radix_sort(a.local()); });
+    detail::phase_done("local radix sort");
+    // Cuts: exact, for the global places where A's blocks begin
+    const std::vector<index_t> cuts = detail::exact_cuts(comm, sorted, a.layout()->offsets, failed);
+    detail::phase_done("exact cuts");
     // B_r <- all-to-all(the runs between the cuts); merge(its p sorted runs)
-    detail::phase_done("splitters and cuts");
     const detail::sort_exchange x(comm, cuts, detail::sort_grain<K>(comm), failed);
     scanvec::vector<K> received;
     failed.run([&] { received = scanvec::vector<K>(std::size_t(x.recv_total), no_init); });
@@ -180,12 +198,9 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     detail::phase_done("exchange of the keys");
     scanvec::vector<K> merged;
     failed.run([&] { merged = ::scanvec::detail::merge_sorted_runs(std::move(received), x.runs); });
+    detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
     detail::phase_done("merge of the runs");
-    vector<K> r(std::move(merged), comm, failed, "dist::radix_sort (MPI_Allgather of block sizes)");
-    // result <- rebalance(B, A's block sizes), into the block allocated first
-    auto balanced = detail::moved_into(r, a.layout(), std::move(result), "dist::radix_sort (rebalance)");
-    detail::phase_done("rebalance");
-    return balanced;
+    return detail::on_layout(std::move(merged), a.layout(), comm);
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

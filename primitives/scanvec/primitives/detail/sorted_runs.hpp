@@ -3,10 +3,12 @@
 // vector's stream, both backends). The distributed sort stands on them.
 #pragma once
 
+#include <scanvec/primitives/detail/radix_digit_view.hpp>
 #include <scanvec/runtime/policy.hpp>
 #include <scanvec/runtime/vector.hpp>
 
 #include <thrust/binary_search.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/merge.h>
 
 #include <utility>
@@ -56,15 +58,21 @@ template <class K> vector<K> merge_sorted_runs(vector<K> v, const std::vector<in
     return merge_sorted_runs(std::move(v), std::move(runs));
 }
 
-/// For each of the (few) values, how many elements of the ascending vector v
-/// are below it (lower bound) or not above it (upper bound); waits for the device.
-template <class K> std::vector<index_t> count_below(const vector<K>& v, const std::vector<K>& values, bool or_equal) {
+/// The key's bits in radix order (radix_key_bits), as a callable.
+template <class K> struct radix_bits_of {
+    SCANVEC_HD auto operator()(const K& x) const { return radix_key_bits(x); }
+};
+
+/// For each of the (few) values u, how many elements of v (ascending in radix
+/// order, as the radix sort leaves it) have radix_key_bits at most u: one
+/// vectorised binary search; waits for the device.
+template <class K, class U> std::vector<index_t> count_through_radix(const vector<K>& v, const std::vector<U>& values) {
     if (values.empty()) return {};
-    const vector<K> q(values);
+    if (v.size() == 0) return std::vector<index_t>(values.size(), 0);
+    const vector<U> q(values);
     vector<index_t> r(values.size(), no_init);
-    const auto s = policy(current_stream());
-    if (or_equal) thrust::upper_bound(s, v.data(), v.data() + v.size(), q.data(), q.data() + q.size(), r.data());
-    else thrust::lower_bound(s, v.data(), v.data() + v.size(), q.data(), q.data() + q.size(), r.data());
+    const auto bits = thrust::make_transform_iterator(v.data(), radix_bits_of<K>{});
+    thrust::upper_bound(policy(current_stream()), bits, bits + v.size(), q.data(), q.data() + q.size(), r.data());
     return r.to_host();
 }
 
