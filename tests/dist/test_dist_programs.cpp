@@ -227,6 +227,16 @@ TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
             }
             check_sort(f, s, n + 7);
             check_sort(g, s, n + 8);
+            // the ends of the key range (the cuts' first and last digits) and 8-bit keys (one round)
+            std::vector<int> ends(n);
+            std::vector<std::uint8_t> bytes(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const int pick[] = {std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), -1, 0};
+                ends[i] = pick[std::size_t(few[i] + 4) % 4];
+                bytes[i] = std::uint8_t(few[i] * 37);
+            }
+            check_sort(ends, s, n + 9);
+            check_sort(bytes, s, n + 10);
         }
     }
 }
