@@ -70,6 +70,7 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
     // many of its keys lie below them (a range of radix order holds the rest).
     std::vector<U> prefix(a, U(0));
     std::vector<index_t> below(a * std::size_t(p), 0), upto(a * std::size_t(p), 0);
+    const auto of = [p](std::size_t k, int r) { return k * std::size_t(p) + std::size_t(r); };  // boundary k, rank r
     for (int shift = width - digit; a && shift >= 0; shift -= digit) {
         const U low = shift ? U((U(1) << shift) - 1) : U(0);
         std::vector<U> needles(per_rank);
@@ -90,8 +91,8 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
             }
             for (int r = 0; r < p; ++r) {
                 const std::size_t at = std::size_t(r) * per_rank + k * fan;
-                if (d > 0) below[k * std::size_t(p) + std::size_t(r)] = all[at + std::size_t(d) - 1];
-                upto[k * std::size_t(p) + std::size_t(r)] = all[at + std::size_t(d)];
+                if (d > 0) below[of(k, r)] = all[at + std::size_t(d) - 1];
+                upto[of(k, r)] = all[at + std::size_t(d)];
             }
             prefix[k] = U(prefix[k] | U(U(d) << shift));
         }
@@ -104,10 +105,9 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
         cuts[std::size_t(q)] = targets[std::size_t(q)] <= 0 ? 0 : m;
     for (std::size_t k = 0; k < a; ++k) {
         index_t left = targets[std::size_t(inner[k])];  // of the keys equal to prefix[k], those before the cut
-        for (int r = 0; r < p; ++r) left -= below[k * std::size_t(p) + std::size_t(r)];
-        for (int r = 0; r < me; ++r) left -= upto[k * std::size_t(p) + std::size_t(r)] - below[k * std::size_t(p) + std::size_t(r)];
-        const index_t lo = below[k * std::size_t(p) + std::size_t(me)], hi = upto[k * std::size_t(p) + std::size_t(me)];
-        cuts[std::size_t(inner[k])] = lo + std::clamp(left, index_t(0), hi - lo);
+        for (int r = 0; r < p; ++r) left -= below[of(k, r)];
+        for (int r = 0; r < me; ++r) left -= upto[of(k, r)] - below[of(k, r)];  // taken by lower ranks
+        cuts[std::size_t(inner[k])] = below[of(k, me)] + std::clamp(left, index_t(0), upto[of(k, me)] - below[of(k, me)]);
     }
     return cuts;
 }
