@@ -241,6 +241,34 @@ TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
     }
 }
 
+TEST_CASE("dist radix_sort of floats with NaNs and both zeros keeps the radix order of the one-device sort") {
+    // Radix order: -NaN first, +NaN last, -0.0 and +0.0 one key. Compared as
+    // radix_key_bits, since NaN != NaN and the zeros' signs may come in any order.
+    const auto bits = [](const std::vector<float>& v) {
+        std::vector<std::uint32_t> b;
+        for (float x : v) b.push_back(sv::detail::radix_key_bits(x));
+        return b;
+    };
+    for (spread s : spreads) {
+        for (std::size_t n : {std::size_t(1), std::size_t(9), std::size_t(1001)}) {
+            CAPTURE(name(s));
+            CAPTURE(n);
+            const auto pick = random_values<int>(n, 4500 + n, 0, 6);
+            const auto x = random_values<int>(n, 4600 + n, -1000, 1000);
+            std::vector<float> keys(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const float special[] = {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+                                         -0.0f, 0.0f, -std::numeric_limits<float>::infinity()};
+                keys[i] = pick[i] < 5 ? special[pick[i]] : float(x[i]) / 8;
+            }
+            auto want = bits(keys);
+            std::sort(want.begin(), want.end());
+            const auto got = sv::dist::radix_sort(spread_out(keys, s, n)).to_host(0);
+            if (root()) CHECK(bits(got) == want);
+        }
+    }
+}
+
 TEST_CASE("a phase_log records the distributed sort's phases in order, only while it lives") {
     const auto keys = random_values<int>(5003, 77, -1000, 1000);
     auto d = spread_out(keys, spreads[0], 1);

@@ -11,6 +11,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/merge.h>
 
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,10 +23,20 @@ struct run_range {
     index_t size() const { return end - begin; }
 };
 
-/// The sorted (ascending) runs of v, which may have gaps between them,
-/// merged into one sorted vector of their total length: ceil(log2 runs)
-/// merge passes of adjacent pairs, each reading and writing every element
-/// once (one copy when there is one run with gaps around it).
+/// Radix order (radix_key_bits) for floating-point keys, where it differs
+/// from < (NaNs at the ends by their sign, -0.0 equal to +0.0); < for others.
+template <class K> struct radix_less {
+    SCANVEC_HD bool operator()(const K& a, const K& b) const {
+        if constexpr (std::is_floating_point_v<K>) return radix_key_bits(a) < radix_key_bits(b);
+        else return a < b;
+    }
+};
+
+/// The sorted runs of v (ascending in radix order, as the radix sort leaves
+/// them), which may have gaps between them, merged into one sorted vector of
+/// their total length: ceil(log2 runs) merge passes of adjacent pairs, each
+/// reading and writing every element once (one copy when there is one run
+/// with gaps around it).
 template <class K> vector<K> merge_sorted_runs(vector<K> v, std::vector<run_range> runs) {
     const auto s = policy(current_stream());
     index_t total = 0;
@@ -39,7 +50,8 @@ template <class K> vector<K> merge_sorted_runs(vector<K> v, std::vector<run_rang
         for (std::size_t r = 0; r < runs.size(); r += 2) {
             const run_range a = runs[r], b = r + 1 < runs.size() ? runs[r + 1] : run_range{a.end, a.end};
             if (b.size() > 0)
-                thrust::merge(s, v.data() + a.begin, v.data() + a.end, v.data() + b.begin, v.data() + b.end, out.data() + at);
+                thrust::merge(s, v.data() + a.begin, v.data() + a.end, v.data() + b.begin, v.data() + b.end, out.data() + at,
+                              radix_less<K>{});
             else if (a.size() > 0) thrust::copy(s, v.data() + a.begin, v.data() + a.end, out.data() + at);
             next.push_back({at, at + a.size() + b.size()});
             at = next.back().end;
