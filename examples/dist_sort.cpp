@@ -7,8 +7,8 @@
 // vector from the very source that runs them on one device (sv::split_radix_sort,
 // sv::line_of_sight: their primitives are found for sv::dist::vector by
 // argument-dependent lookup); sv::dist::radix_sort sorts with one all-to-all
-// (a sample sort: the one-device radix sort on each rank, the runs between
-// the splitters exchanged and merged, the blocks rebalanced), and
+// (the one-device radix sort on each rank, the sorted blocks cut exactly
+// where the result's blocks begin, the runs exchanged and merged), and
 // sv::dist::quicksort by processor teams (the communicator splits with the
 // vector down to one rank each, which runs the one-device quicksort). Every
 // result is gathered on rank 0 and checked against the one-device programs
