@@ -10,6 +10,9 @@ struct rec {
     double weight;
 };
 SCANVEC_FIELDS(rec, key, weight)
+struct is_odd {
+    SCANVEC_HD bool operator()(int v) const { return (v & 1) != 0; }
+};
 }  // namespace dt
 
 TEST_CASE("enumerate, count and pack") {
@@ -60,6 +63,37 @@ TEST_CASE("pack on both sides of the scatter-before-count bound, of values and o
         // all false and all true
         CHECK(sv::pack(sv::vector<int>(h), sv::vector<bool>(n, false)).empty());
         CHECK(sv::pack(sv::vector<int>(h), sv::vector<bool>(n, true)).to_host() == h);
+    }
+}
+
+TEST_CASE("pack on both sides of the one-block bound: values, records, lazy and integer flags") {
+    // On CUDA a pack of up to one_block_scan_shape<int>::size elements is one block.
+    const std::size_t bound = std::size_t(sv::detail::one_block_scan_shape<int>::size);
+    for (std::size_t n : {bound - 1, bound, bound + 1, std::size_t(3)}) {
+        CAPTURE(n);
+        auto h = test::random_values<int>(n, 93);
+        std::vector<dt::rec> hr(n);
+        for (std::size_t i = 0; i < n; ++i) hr[i] = {h[i], 0.25 * double(i)};
+        const sv::vector<int> a(h);
+        // flags from a lazy map (read once per element), and as integers (nonzero: kept)
+        std::vector<int> hk(n);
+        for (std::size_t i = 0; i < n; ++i) hk[i] = (h[i] % 3 == 0) ? int(i % 5) + 1 : 0;
+        std::vector<int> want_lazy, want_int;
+        std::vector<dt::rec> want_r;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (h[i] & 1) want_lazy.push_back(h[i]), want_r.push_back(hr[i]);
+            if (hk[i]) want_int.push_back(h[i]);
+        }
+        CHECK(sv::pack(a, sv::lazy::map(dt::is_odd{}, a)).to_host() == want_lazy);
+        CHECK(sv::pack(a, sv::vector<int>(hk)).to_host() == want_int);
+        auto got = sv::pack(sv::vector<dt::rec>(hr), sv::lazy::map(dt::is_odd{}, a)).to_host();
+        REQUIRE(got.size() == want_r.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            REQUIRE(got[i].key == want_r[i].key);
+            REQUIRE(got[i].weight == want_r[i].weight);
+        }
+        CHECK(sv::pack(a, sv::vector<bool>(n, false)).empty());
+        CHECK(sv::pack(a, sv::vector<bool>(n, true)).to_host() == h);
     }
 }
 

@@ -120,6 +120,56 @@ TEST_CASE("descriptor forms convert into each other") {
     }
 }
 
+TEST_CASE("segment ids on both sides of the search bound, with runs of empty segments") {
+    // On CUDA up to segment_ids_policy::search_max elements each finds its segment
+    // by a binary search of the offsets; past it, marks and a max-scan.
+    const std::size_t bound = sv::detail::segment_ids_policy::search_max;
+    for (std::size_t n : {std::size_t(1), std::size_t(2047), bound, bound + 1}) {
+        CAPTURE(n);
+        // empty segments first, between runs and last; lengths 1 to 40
+        std::mt19937_64 rng(5 + n);
+        std::vector<index_t> len(3, 0);
+        std::size_t placed = 0;
+        while (placed < n) {
+            const std::size_t l = std::min<std::size_t>(n - placed, 1 + rng() % 40);
+            len.push_back(index_t(l));
+            placed += l;
+            for (std::size_t e = rng() % 3; e-- > 0;) len.push_back(0);
+        }
+        len.push_back(0);
+        std::vector<index_t> ids;
+        for (std::size_t k = 0; k < len.size(); ++k) ids.insert(ids.end(), std::size_t(len[k]), index_t(k));
+        CHECK(sv::segments::from_lengths(sv::vector<index_t>(len)).ids().to_host() == ids);
+    }
+}
+
+TEST_CASE("from_lengths names the first negative length, past a tile and in every length type") {
+    // the offsets' scan finds it: the first of several, wherever it lies
+    for (std::size_t m : {std::size_t(1), std::size_t(5), std::size_t(3000), std::size_t(100003)}) {
+        CAPTURE(m);
+        std::vector<int> len(m, 2);
+        const std::size_t first = m / 2, later = m - 1;
+        len[later] = -7;
+        len[first] = -3;
+        const std::string want = "lengths[" + std::to_string(first) + "] = -3 is negative";
+        CHECK_THROWS_WITH_AS(sv::segments::from_lengths(sv::vector<int>(len)), doctest::Contains(want.c_str()), sv::index_error);
+        std::vector<long long> len64(len.begin(), len.end());
+        CHECK_THROWS_WITH_AS(sv::segments::from_lengths(sv::vector<long long>(len64)), doctest::Contains(want.c_str()),
+                             sv::index_error);
+        // unsigned lengths are never negative; their offsets and total are exact
+        std::vector<unsigned> ulen(m, 3u);
+        const auto s = sv::segments::from_lengths(sv::vector<unsigned>(ulen));
+        CHECK(s.total() == index_t(3 * m));
+        CHECK(s.offsets()[m] == index_t(3 * m));
+        // lazy lengths
+        const auto t = sv::segments::from_lengths(sv::lazy::distribute(index_t(2), m));
+        CHECK(t.total() == index_t(2 * m));
+        CHECK(t.offsets().to_host().back() == index_t(2 * m));
+    }
+    CHECK(sv::segments::from_lengths(sv::vector<int>()).count() == 0);
+    CHECK(sv::segments::from_lengths(sv::vector<int>()).offsets().to_host() == std::vector<index_t>{0});
+}
+
 TEST_CASE("descriptors of no segments and of empty segments only") {
     sv::segments none;
     CHECK(none.count() == 0);

@@ -34,8 +34,6 @@
 // segments, and no kernel is launched per segment.
 #pragma once
 
-#include <optional>
-
 #include <scanvec/primitives/detail/permute_placement.hpp>
 #include <scanvec/primitives/detail/segment_functors.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
@@ -74,29 +72,25 @@ public:
         return detail::labelled("segments::from_lengths", lengths.size(), [&] {
             const std::size_t m = lengths.size();
             const stream_t s = current_stream();
-#if SCANVEC_CHECKS
-            // queued: its verdict and the total come back with one wait
-            std::optional<device_value<index_t>> negative;
-            if constexpr (std::is_signed_v<value_t<Lengths>>)
-                if (m) negative = detail::first_index_where_queued(
-                           detail::is_negative_at<decltype(detail::reader(lengths))>{detail::reader(lengths)}, m, s);
-#endif
-            // Offsets = the exclusive +-scan of the lengths, the total at offsets[m]
+            if (m == 0) return basic_segments(vector<index_t>(1, index_t(0)), 0, 0);
+            // Offsets = the exclusive +-scan of the lengths, the total at offsets[m]; the
+            // same scan finds the first negative length. Its last item lands where the
+            // host reads it (the pinned result buffer): one launch, one wait, no copy.
+            auto* last = static_cast<detail::lengths_so_far*>(backend::result_buffer());
             vector<index_t> off(m + 1, no_init);
             detail::exclusive_scan_with_total_n(
-                thrust::make_transform_iterator(detail::reader(lengths), detail::convert_to<index_t>{}), m,
-                off.data(), plus<index_t>{}, index_t(0), s);
-            const pending_value<index_t> last(off.data() + m, s);
+                thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                detail::given_length_at<decltype(detail::reader(lengths))>{detail::reader(lengths)}),
+                m, thrust::make_tabulate_output_iterator(detail::store_offset{off.data(), index_t(m), last}),
+                detail::add_lengths{}, detail::lengths_so_far{0, std::numeric_limits<index_t>::max()}, s);
+            backend::synchronize(s, "segments::from_lengths (total)");
+            const detail::lengths_so_far all = *last;
 #if SCANVEC_CHECKS
-            if (negative) {
-                const index_t neg = detail::found_at(negative->get());
-                if (neg >= 0)
-                    throw index_error("segments::from_lengths: lengths[" + std::to_string(neg) + "] = " +
-                                      std::to_string((long long)detail::element_at(lengths, neg)) + " is negative");
-            }
+            if (const index_t neg = detail::found_at(all.first_negative); neg >= 0)
+                throw index_error("segments::from_lengths: lengths[" + std::to_string(neg) + "] = " +
+                                  std::to_string((long long)detail::element_at(lengths, neg)) + " is negative");
 #endif
-            const index_t total = last.get();
-            return basic_segments(std::move(off), total, -1);
+            return basic_segments(std::move(off), all.total, -1);
         });
     }
 
@@ -240,8 +234,18 @@ public:
             // Marks <- k at the start of each non-empty segment k; Ids <- max-scan(Marks).
             // Queued: empty segments need no list of their own (and no count read back).
             const std::size_t n = total();
-            vector<index_t> marks(n), r(n, no_init);
+            vector<index_t> r(n, no_init);
             if (n == 0) return r;
+#if defined(SCANVEC_BACKEND_CUDA)
+            if (n <= detail::segment_ids_policy::search_max) {  // one launch: each element searches the offsets
+                thrust::transform(detail::policy(), thrust::counting_iterator<index_t>(0),
+                                  thrust::counting_iterator<index_t>(index_t(n)), r.begin(),
+                                  detail::segment_of_position{st().offsets.data(), index_t(count())});
+                backend::check_launch("segments::ids");
+                return r;
+            }
+#endif
+            vector<index_t> marks(n);
             thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), count(),
                                detail::mark_segment_number{st().offsets.data(), marks.data()});
             backend::check_launch("segments::ids");

@@ -1,10 +1,11 @@
-// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans, and of pack.
+// scanvec/primitives/detail/scan_policy.hpp - the tuning of the scans, of pack and of segment ids.
 //
 // Every constant that decides how the host backend's scans run
 // (detail/scan_omp.hpp), when a CUDA scan is one block (scan_dispatch.hpp),
-// the shape of the CUDA segmented scan (segmented_scan_tiles.hpp), and when
-// pack waits (enumerate_pack.hpp), with the reason for it. What they
-// measured: docs/design/scans-and-reductions.md.
+// the shape of the CUDA segmented scan (segmented_scan_tiles.hpp), how pack
+// runs and when it waits (enumerate_pack.hpp), and how segments::ids() runs
+// (segment_descriptor.hpp), with the reason for it. What they measured:
+// docs/design/scans-and-reductions.md and small-calls.md.
 #pragma once
 
 #include <scanvec/runtime/config.hpp>
@@ -59,6 +60,18 @@ struct pack_policy {
     /// capacity (4 MiB of int32 at most). Longer inputs read the count first
     /// and allocate exactly.
     static constexpr std::size_t scatter_before_count_max = std::size_t(1) << 20;
+    // CUDA: a pack of at most one_block_scan_shape<int>::size elements (2048)
+    // is one block, one launch: the block scans the flags, moves the flagged
+    // elements and stores the count where the host reads it.
+};
+
+/// CUDA: segments::ids() of at most this many elements finds each element's
+/// segment by a binary search of the offsets, one launch; longer ones mark
+/// the segments' starts and max-scan the marks (a fill, the marks, CUB's two
+/// launches). A search takes at most log2(count) + 1 reads of offsets that
+/// stay in the L1/L2 caches, under 17 at this bound.
+struct segment_ids_policy {
+    static constexpr std::size_t search_max = std::size_t(1) << 16;
 };
 
 }  SCANVEC_NAMESPACE_END  // detail

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
@@ -42,10 +43,55 @@ template <class Bad> index_t first_index_where(Bad bad, std::size_t n, stream_t 
     return found_at(first_index_where_queued(bad, n, s).get());
 }
 
-template <class It> struct is_negative_at {
-    It v;
-    SCANVEC_HD bool operator()(index_t k) const { return v[k] < 0; }
+/// A running total of lengths, and the first position of a negative length
+/// (the largest index_t: none): segments::from_lengths scans these, so one
+/// pass makes the offsets and checks the lengths.
+struct lengths_so_far {
+    index_t total;
+    index_t first_negative;
 };
+struct add_lengths {
+    SCANVEC_HD lengths_so_far operator()(const lengths_so_far& a, const lengths_so_far& b) const {
+        return {a.total + b.total, a.first_negative < b.first_negative ? a.first_negative : b.first_negative};
+    }
+};
+template <class It> struct given_length_at {
+    It len;
+    SCANVEC_HD lengths_so_far operator()(index_t k) const {
+        const auto v = len[k];
+        bool negative = false;
+        if constexpr (std::is_signed_v<std::decay_t<decltype(v)>>) negative = v < 0;
+        return {index_t(v), negative ? k : std::numeric_limits<index_t>::max()};
+    }
+};
+/// Stores each offset; the last (position m, after every length) also at *last,
+/// memory the host reads after a wait.
+struct store_offset {
+    index_t* off;
+    index_t m;
+    lengths_so_far* last;
+    SCANVEC_HD void operator()(index_t i, const lengths_so_far& v) const {
+        off[i] = v.total;
+        if (i == m) *last = v;
+    }
+};
+
+/// The segment number of position i: the last k with off[k] <= i, by binary
+/// search of the count + 1 offsets (the empty segments before it share its offset).
+struct segment_of_position {
+    const index_t* off;
+    index_t count;
+    SCANVEC_HD index_t operator()(index_t i) const {
+        index_t lo = 0, hi = count;  // off[lo] <= i < off[hi]
+        while (hi - lo > 1) {
+            const index_t mid = lo + (hi - lo) / 2;
+            if (off[mid] <= i) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+};
+
 /// Offsets that decrease from k to k + 1.
 struct decreases_at {
     const index_t* off;
