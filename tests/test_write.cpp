@@ -99,6 +99,32 @@ TEST_CASE("write of described structs: every field of a position from the same w
     }
 }
 
+TEST_CASE("write of described structs on both sides of the one-block bound, many writers a target") {
+    // on CUDA up to write_policy::elected_one_block_max writes elect and write in one block
+    const std::size_t bound = sv::detail::write_policy::elected_one_block_max;
+    for (std::size_t m : {bound - 1, bound, bound + 1}) {
+        CAPTURE(m);
+        const std::size_t n = 37;  // ~28 writers a target
+        auto idx = colliding_targets(m, n, 212 + m);
+        std::vector<tw::rec> d(n, tw::rec{-1, -1.0f, -1}), v(m);
+        for (std::size_t k = 0; k < m; ++k) v[k] = {int(k), float(k) * 0.25f, std::int64_t(k) * 7};
+        std::map<int, std::set<int>> writers;
+        for (std::size_t k = 0; k < m; ++k) writers[idx[k]].insert(int(k));
+        auto got = sv::write(sv::vector<tw::rec>(d), sv::vector<int>(idx), sv::vector<tw::rec>(v)).to_host();
+        for (std::size_t j = 0; j < n; ++j) {
+            auto it = writers.find(int(j));
+            if (it == writers.end()) {
+                REQUIRE(got[j].key == -1);
+                continue;
+            }
+            const int k = got[j].key;
+            REQUIRE(it->second.count(k) == 1);
+            REQUIRE(got[j].weight == float(k) * 0.25f);
+            REQUIRE(got[j].tag == std::int64_t(k) * 7);
+        }
+    }
+}
+
 TEST_CASE("write without repeats is a scatter; lazy indices and values; a moved-in dst is updated in place") {
     const std::size_t n = 100003;
     sv::vector<int> d(n, 7);

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
+#include <scanvec/primitives/detail/write_policy.hpp>
 #include <scanvec/primitives/permute.hpp>
 
 #include <thrust/for_each.h>
@@ -90,11 +91,33 @@ template <class K, class IdxIt, class In, class Out> struct write_if_elected {
     }
 };
 
+#if defined(SCANVEC_BACKEND_CUDA)
+/// Both passes of a small struct write in one block: the barrier between them
+/// makes the block's elections visible to all its threads.
+template <class K, class IdxIt, class In, class Out>
+__global__ void __launch_bounds__(write_policy::elected_block_threads)
+    write_elected_one_block(IdxIt idx, In vals, Out out, K* winner, index_t m) {
+    const elect_writer<K, IdxIt> elect{idx, winner};
+    for (index_t k = index_t(threadIdx.x); k < m; k += index_t(blockDim.x)) elect(k);
+    __syncthreads();
+    const write_if_elected<K, IdxIt, In, Out> store{idx, winner, vals, out};
+    for (index_t k = index_t(threadIdx.x); k < m; k += index_t(blockDim.x)) store(k);
+}
+#endif
+
 template <class K, class T, class Idx, class V> void write_elected(vector<T>& dst, const Idx& idx, const V& vals) {
     const index_t m = index_t(idx.size());
     auto s = current_stream();
     // no initialisation: every slot pass 2 reads was stored in pass 1
     runtime::scratch winner(dst.size() * sizeof(K));
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (std::size_t(m) <= write_policy::elected_one_block_max) {
+        write_elected_one_block<<<1, write_policy::elected_block_threads, 0, s>>>(reader(idx), reader(vals), writer(dst),
+                                                                                 winner.as<K>(), m);
+        backend::check_launch("write (elect and write, one block)");
+        return;
+    }
+#endif
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
                        elect_writer<K, decltype(reader(idx))>{reader(idx), winner.as<K>()});
     backend::check_launch("write (elect one writer per target)");
