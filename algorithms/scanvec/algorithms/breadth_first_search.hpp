@@ -18,14 +18,13 @@
 //           (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)     edges into unvisited vertices
 //           Via <- Via <- {(Dst[j], j)}                       one edge wins each vertex (collisions allowed)
 //           (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))   each newly reached vertex once
-//           (Parent, Distance) <- (Parent, Distance) <- {(F'[i], (F[K'[i]], d))}
-//                                                             its winning edge's source, its level
+//           Parent   <- Parent <- {(F'[i], F[K'[i]])}         its winning edge's source
+//           Distance <- Distance <- {(F'[i], d)}
 //           F   <- F'
 //       (Parent, Distance)
 //
 // The writes are sv::write on vectors moved in (unchecked: every target was
-// checked once on entry); Parent and Distance are the two fields of one
-// vector of visits during the search, so one write sets both. A level's work is
+// checked once on entry), so a level's work is
 // proportional to the frontier and its edges, never to the number of
 // vertices: the whole search does O(n + m) work (n vertices, m edges) in one
 // constant-depth round of steps per level, O(diameter) rounds. Via is scratch
@@ -69,18 +68,6 @@ struct same {
     SCANVEC_HD bool operator()(index_t a, index_t b) const { return a == b; }
 };
 
-/// A vertex's entry of the result: Parent and Distance, written together.
-struct visit {
-    index_t parent;
-    index_t distance;
-};
-SCANVEC_FIELDS(visit, parent, distance)
-/// The visit of a vertex reached at level d from parent.
-struct visit_at {
-    index_t d;
-    SCANVEC_HD visit operator()(index_t parent) const { return {parent, d}; }
-};
-
 /// An edge out of the frontier: the frontier position of its source, its target.
 /// (K, Dst) as one vector (a field per array), so one pack moves both.
 struct edge {
@@ -106,10 +93,9 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
         const vector<index_t>& offsets = adj.segments().offsets();
         auto degree = adj.segments().lazy_lengths();
         // Parent <- -1; Distance <- -1; Parent[s] <- s; Distance[s] <- 0
-        vector<b::visit> visits(n, b::visit{-1, -1});
-        auto& parent = visits.field<&b::visit::parent>();
-        parent.set(std::size_t(source), source);
-        visits.field<&b::visit::distance>().set(std::size_t(source), 0);
+        bfs_tree t{vector<index_t>(n, index_t(-1)), vector<index_t>(n, index_t(-1))};
+        t.parent.set(std::size_t(source), source);
+        t.distance.set(std::size_t(source), 0);
         vector<index_t> via(n, no_init);
         // F <- [s]
         vector<index_t> frontier(1, source);
@@ -125,20 +111,20 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
                                   lazy::index(s.total()), lazy::back_permute(s.starts(), k));
             dst = map(detail::to_position{}, lazy::back_permute(adj.values(), edge));
             // (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)
-            e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(parent, dst)));
+            e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(t.parent, dst)));
             // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
             const auto& to = e.field<&b::edge::dst>();
             via = write(std::move(via), to, lazy::index(to.size()), unchecked);
             // (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))
             e = pack(e, lazy::map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size())));
             vector<index_t> reached = std::move(e.field<&b::edge::dst>());
-            // (Parent, Distance) <- (Parent, Distance) <- {(F', (F[K'], d))}
-            visits = write(std::move(visits), reached,
-                           lazy::map(b::visit_at{d}, lazy::back_permute(frontier, e.field<&b::edge::k>())), unchecked);
+            // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', d)}
+            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, e.field<&b::edge::k>()), unchecked);
+            t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()), unchecked);
             // F <- F'
             frontier = std::move(reached);
         }
-        return bfs_tree{std::move(parent), std::move(visits.field<&b::visit::distance>())};
+        return t;
     });
 }
 
