@@ -125,34 +125,21 @@ struct block_failure {
 
 /// out[idx[i]] = a[i] for every i with idx[i] in [0, n); raises *failed if an
 /// index is out of range or a target is met twice (its stamp already holds epoch).
-/// Each thread takes permute_policy::stamps_per_thread elements a block's width
-/// apart and issues all their exchanges before it reads any old stamp.
 template <class IdxIt, class In, class Out>
 __global__ void __launch_bounds__(fused_permute_policy::threads)
     scatter_stamped(IdxIt idx, In a, Out out, index_t n, unsigned* stamps, unsigned epoch, unsigned* failed) {
-    constexpr int threads = fused_permute_policy::threads, per_thread = permute_policy::stamps_per_thread;
     __shared__ int any;
     const block_failure failure(&any);
-    const index_t first = index_t(blockIdx.x) * threads * per_thread + threadIdx.x;
-    unsigned old[per_thread];
-    bool bad = false;
-#pragma unroll
-    for (int k = 0; k < per_thread; ++k) {
-        const index_t i = first + index_t(k) * threads;
-        old[k] = epoch - 1u;  // not this call's epoch
-        if (i < n) {
-            const auto j = static_cast<long long>(idx[i]);
-            if (in_range(j, n)) {
-                out[j] = a[i];
-                old[k] = atomicExch(stamps + j, epoch);
-            } else {
-                bad = true;
-            }
+    const index_t i = index_t(blockIdx.x) * fused_permute_policy::threads + threadIdx.x;
+    if (i < n) {
+        const auto j = static_cast<long long>(idx[i]);
+        if (in_range(j, n)) {
+            out[j] = a[i];
+            if (atomicExch(stamps + j, epoch) == epoch) failure.raise();
+        } else {
+            failure.raise();
         }
     }
-#pragma unroll
-    for (int k = 0; k < per_thread; ++k) bad |= old[k] == epoch;
-    if (bad) failure.raise();
     failure.report(failed);
 }
 
@@ -162,9 +149,8 @@ template <class IdxIt, class In, class Out> bool scatter_stamped_fails(IdxIt idx
     const stream_t s = current_stream();
     const stamp_state stamps(std::size_t(n), s);
     const failure_flag failed;
-    constexpr index_t per_block = index_t(fused_permute_policy::threads) * permute_policy::stamps_per_thread;
-    scatter_stamped<<<unsigned((n + per_block - 1) / per_block), fused_permute_policy::threads, 0, s>>>(
-        idx, a, out, n, stamps.words(), stamps.epoch(), failed.device());
+    scatter_stamped<<<element_blocks(n), fused_permute_policy::threads, 0, s>>>(idx, a, out, n, stamps.words(),
+                                                                               stamps.epoch(), failed.device());
     backend::check_launch("permute (scatter and check)");
     return failed.raised(s, "permute (index check result)");
 }

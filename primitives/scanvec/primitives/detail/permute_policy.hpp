@@ -25,11 +25,6 @@ struct permute_policy {
     /// 64-bit modular products and a fold across blocks; past the bound the
     /// scatter is bound by memory, and the fingerprint needs no memory of its own.
     static constexpr std::size_t stamped_check_max = std::size_t(1) << 20;
-    /// CUDA: elements a thread of the stamped check, whose exchanges are all
-    /// issued before any old stamp is read: an exchange returns its old value
-    /// after a trip to the L2, and four in flight overlap those trips
-    /// (measured against one a thread: docs/design/permutes.md).
-    static constexpr int stamps_per_thread = 4;
     /// CUDA: a permute whose result outgrows the L2 cache first groups its
     /// (target, element) pairs by the targets' top bits, so that the scatter
     /// writes each group into a window of the result that stays in the cache
