@@ -72,30 +72,35 @@ TEST_CASE("write: each written position holds one of the values sent there, the 
     }
 }
 
+namespace tw {
+/// m struct writes into n targets (colliding_targets): every position written
+/// holds one of its writers' elements whole, never a mix of two; the rest keep dst.
+void check_struct_write(std::size_t m, std::size_t n, std::uint64_t seed) {
+    auto idx = colliding_targets(m, n, seed);
+    std::vector<tw::rec> d(n, tw::rec{-1, -1.0f, -1}), v(m);
+    for (std::size_t k = 0; k < m; ++k) v[k] = {int(k), float(k) * 0.5f, std::int64_t(k) * 3};
+    std::map<int, std::set<int>> writers;
+    for (std::size_t k = 0; k < m; ++k) writers[idx[k]].insert(int(k));
+    auto got = sv::write(sv::vector<tw::rec>(d), sv::vector<int>(idx), sv::vector<tw::rec>(v)).to_host();
+    for (std::size_t j = 0; j < n; ++j) {
+        auto it = writers.find(int(j));
+        if (it == writers.end()) {
+            REQUIRE(got[j].key == -1);
+            continue;
+        }
+        const int k = got[j].key;
+        REQUIRE(it->second.count(k) == 1);
+        REQUIRE(got[j].weight == float(k) * 0.5f);  // never a mix of two writers
+        REQUIRE(got[j].tag == std::int64_t(k) * 3);
+    }
+}
+}  // namespace tw
+
 TEST_CASE("write of described structs: every field of a position from the same writer") {
     for (std::size_t n : write_sizes) {
         if (n == 0) continue;
         CAPTURE(n);
-        const std::size_t m = 2 * n + 1;
-        auto idx = colliding_targets(m, n, 211);
-        std::vector<tw::rec> d(n), v(m);
-        for (std::size_t j = 0; j < n; ++j) d[j] = {-1, -1.0f, -1};
-        for (std::size_t k = 0; k < m; ++k) v[k] = {int(k), float(k) * 0.5f, std::int64_t(k) * 3};
-        std::map<int, std::set<int>> writers;
-        for (std::size_t k = 0; k < m; ++k) writers[idx[k]].insert(int(k));
-        sv::vector<int> vi(idx);
-        auto got = sv::write(sv::vector<tw::rec>(d), vi, sv::vector<tw::rec>(v)).to_host();
-        for (std::size_t j = 0; j < n; ++j) {
-            auto it = writers.find(int(j));
-            if (it == writers.end()) {
-                REQUIRE(got[j].key == -1);
-                continue;
-            }
-            const int k = got[j].key;
-            REQUIRE(it->second.count(k) == 1);
-            REQUIRE(got[j].weight == float(k) * 0.5f);  // never a mix of two writers
-            REQUIRE(got[j].tag == std::int64_t(k) * 3);
-        }
+        tw::check_struct_write(2 * n + 1, n, 211);
     }
 }
 
@@ -104,24 +109,7 @@ TEST_CASE("write of described structs on both sides of the one-block bound, many
     const std::size_t bound = sv::detail::write_policy::elected_one_block_max;
     for (std::size_t m : {bound - 1, bound, bound + 1}) {
         CAPTURE(m);
-        const std::size_t n = 37;  // ~28 writers a target
-        auto idx = colliding_targets(m, n, 212 + m);
-        std::vector<tw::rec> d(n, tw::rec{-1, -1.0f, -1}), v(m);
-        for (std::size_t k = 0; k < m; ++k) v[k] = {int(k), float(k) * 0.25f, std::int64_t(k) * 7};
-        std::map<int, std::set<int>> writers;
-        for (std::size_t k = 0; k < m; ++k) writers[idx[k]].insert(int(k));
-        auto got = sv::write(sv::vector<tw::rec>(d), sv::vector<int>(idx), sv::vector<tw::rec>(v)).to_host();
-        for (std::size_t j = 0; j < n; ++j) {
-            auto it = writers.find(int(j));
-            if (it == writers.end()) {
-                REQUIRE(got[j].key == -1);
-                continue;
-            }
-            const int k = got[j].key;
-            REQUIRE(it->second.count(k) == 1);
-            REQUIRE(got[j].weight == float(k) * 0.25f);
-            REQUIRE(got[j].tag == std::int64_t(k) * 7);
-        }
+        tw::check_struct_write(m, 37, 212 + m);  // ~28 writers a target
     }
 }
 
