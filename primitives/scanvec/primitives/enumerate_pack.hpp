@@ -98,6 +98,18 @@ template <class Flags> index_t count(const Flags& flags) {
 
 namespace detail {
 
+/// A pack's result when the count is read last: room for all n elements,
+/// move(r, count) queues the work that fills it and stores the count in this
+/// thread's pinned result buffer, then one wait and the result cut to the count.
+template <class T, class Move> vector<T> packed_count_last(std::size_t n, stream_t s, Move move) {
+    auto* count = static_cast<index_t*>(backend::result_buffer());
+    vector<T> r(n, no_init);
+    move(r, count);
+    backend::synchronize(s, "pack (count)");
+    r.resize(std::size_t(*count));
+    return r;
+}
+
 /// pack past one block: a scan of the flags (the count at its end), then a
 /// scatter that reads them again.
 template <class A, class Flags> vector<value_t<A>> pack_by_scan(const A& a, const Flags& flags, stream_t s) {
@@ -115,15 +127,8 @@ template <class A, class Flags> vector<value_t<A>> pack_by_scan(const A& a, cons
                                                                                         index_t(n), count});
         backend::check_launch("pack");
     };
-    if (n <= pack_policy::scatter_before_count_max) {
-        // one pass moves the elements and stores the count in pinned memory: one wait, no copy
-        auto* count = static_cast<index_t*>(backend::result_buffer());
-        vector<value_t<A>> r(n, no_init);
-        scatter(r, count);
-        backend::synchronize(s, "pack (count)");
-        r.resize(std::size_t(*count));
-        return r;
-    }
+    // one pass moves the elements and stores the count in pinned memory: one wait, no copy
+    if (n <= pack_policy::scatter_before_count_max) return packed_count_last<value_t<A>>(n, s, scatter);
     vector<value_t<A>> r(std::size_t(index[n]), no_init);
     scatter(r, nullptr);
     return r;
@@ -143,14 +148,11 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
         if (n == 0) return vector<value_t<A>>();
 #if defined(SCANVEC_BACKEND_CUDA)
         if (n <= std::size_t(detail::one_block_scan_shape<int>::size)) {  // one launch, one wait, no copy
-            auto* count = static_cast<index_t*>(backend::result_buffer());
-            vector<value_t<A>> r(n, no_init);
-            detail::pack_one_block<<<1, detail::one_block_scan_shape<int>::threads, 0, s>>>(
-                detail::reader(a), detail::reader(flags), detail::writer(r), int(n), count);
-            backend::check_launch("pack (one block)");
-            backend::synchronize(s, "pack (count)");
-            r.resize(std::size_t(*count));
-            return r;
+            return detail::packed_count_last<value_t<A>>(n, s, [&](vector<value_t<A>>& r, index_t* count) {
+                detail::pack_one_block<<<1, detail::one_block_scan_shape<int>::threads, 0, s>>>(
+                    detail::reader(a), detail::reader(flags), detail::writer(r), int(n), count);
+                backend::check_launch("pack (one block)");
+            });
         }
 #endif
         // the scan and the scatter both read the flags: lazy ones are evaluated once, first
