@@ -3,6 +3,7 @@
 // field arrays of a block, and errors agreed on by all ranks.
 #pragma once
 
+#include <scanvec/primitives/detail/segment_functors.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
@@ -43,15 +44,8 @@ inline bool same_layout(const layout_ptr& a, const layout_ptr& b) { return a == 
 struct owner_of {
     const index_t* offsets;
     int ranks;
-    template <class G> SCANVEC_HD int operator()(const G& g_in) const {
-        const index_t g = index_t(g_in);
-        int lo = 0, hi = ranks;  // offsets[lo] <= g < offsets[hi]
-        while (hi - lo > 1) {
-            const int mid = (lo + hi) / 2;
-            if (offsets[mid] <= g) lo = mid;
-            else hi = mid;
-        }
-        return lo;
+    template <class G> SCANVEC_HD int operator()(const G& g) const {
+        return int(core::segment_of_position{offsets, index_t(ranks)}(index_t(g)));
     }
 };
 
