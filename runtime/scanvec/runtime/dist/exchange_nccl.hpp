@@ -6,19 +6,40 @@
 // calls (ncclGroupStart, an ncclSend and an ncclRecv per peer and column,
 // ncclGroupEnd), which NCCL runs together. The calls are queued on the
 // vectors' stream and return without waiting: later work on that stream sees
-// the data. Counts are words (size_t), so no message limit as in MPI.
+// the data. Counts are words (size_t), so no message limit as in MPI. Large
+// messages that start off a 16-byte boundary on their rank travel through an
+// aligned temporary on that side (stage_min_bytes).
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/dist/communicator.hpp>
 #include <scanvec/runtime/dist/exchange.hpp>
+#include <scanvec/runtime/memory.hpp>
 
 #include <nccl.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail::nccl_engine {
+
+/// A message of at least this many bytes whose address on this rank is not a
+/// 16-byte boundary goes through an aligned temporary on this rank's side (a
+/// device copy before the send, or after the receive): NCCL moves such a
+/// message in packs of one word, at about half the rate of its 16-byte packs,
+/// and the copy costs far less than that (docs/design/distributed.md, "CUDA
+/// and NCCL"). Below it the copy's launch would cost more than it saves.
+/// Tests lower it to reach the path with small vectors.
+inline std::size_t& stage_min_bytes() {
+    static std::size_t bytes = std::size_t(1) << 20;
+    return bytes;
+}
+/// How many messages this process has sent or received through a temporary.
+inline std::size_t& staged_messages() {
+    static std::size_t count = 0;
+    return count;
+}
 
 /// ncclGroupStart on construction, ncclGroupEnd by end(); a group left by an
 /// exception is closed too (NCCL requires every group to end).
@@ -82,6 +103,11 @@ public:
         const unsigned char* src = at(c.send, from, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_.push_back({src, nullptr, bytes}), pair_self();
+        if (unaligned(src, bytes)) {  // copied to a 16-byte boundary first
+            unsigned char* stage = new_stage(bytes);
+            backend::copy_on_device(stage, src, bytes, stream_, name_.c_str());
+            src = stage;
+        }
         const auto w = words_of(c.elem_bytes, count);
         nccl_check(ncclSend(src, w.count, w.type, peer, comm_.nccl(), stream_), name_.c_str());
     }
@@ -90,13 +116,20 @@ public:
         unsigned char* dst = at(c.recv, to, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_recv_.push_back({nullptr, dst, bytes}), pair_self();
+        if (unaligned(dst, bytes)) {  // received at a 16-byte boundary, copied into place after the group
+            unsigned char* stage = new_stage(bytes);
+            unstage_.push_back({stage, dst, bytes});
+            dst = stage;
+        }
         const auto w = words_of(c.elem_bytes, count);
         nccl_check(ncclRecv(dst, w.count, w.type, peer, comm_.nccl(), stream_), name_.c_str());
     }
-    /// Ends the group: NCCL runs every call of it together.
+    /// Ends the group: NCCL runs every call of it together; then the messages
+    /// received through temporaries are copied into place.
     void run() {
         if (!self_.empty() || !self_recv_.empty()) throw error(name_ + ": this rank's messages to itself do not pair up");
         group_.end();
+        for (const piece& u : unstage_) backend::copy_on_device(u.dst, u.src, u.bytes, stream_, name_.c_str());
     }
 
 private:
@@ -115,11 +148,22 @@ private:
             self_recv_.erase(self_recv_.begin());
         }
     }
+    bool unaligned(const void* p, std::size_t bytes) const {
+        return reinterpret_cast<std::uintptr_t>(p) % 16 != 0 && bytes >= stage_min_bytes();
+    }
+    /// A temporary at a 16-byte boundary (the cache's blocks are), kept until
+    /// the group has ended; freed in stream order, after NCCL's kernel.
+    unsigned char* new_stage(std::size_t bytes) {
+        stages_.emplace_back(bytes);
+        ++staged_messages();
+        return stages_.back().as<unsigned char>();
+    }
     const communicator& comm_;
     std::string name_;
     stream_t stream_;
+    std::vector<runtime::scratch> stages_;  // before group_: outlives the group's end, also on an exception
     group group_;
-    std::vector<piece> self_, self_recv_;
+    std::vector<piece> self_, self_recv_, unstage_;
 };
 
 /// exchange_columns over NCCL: one group for every column and peer.
