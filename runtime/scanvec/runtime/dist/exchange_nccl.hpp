@@ -18,6 +18,7 @@
 
 #include <nccl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,8 +37,8 @@ inline std::size_t& stage_min_bytes() {
     return bytes;
 }
 /// How many messages this process has sent or received through a temporary.
-inline std::size_t& staged_messages() {
-    static std::size_t count = 0;
+inline std::atomic<std::size_t>& staged_messages() {
+    static std::atomic<std::size_t> count{0};
     return count;
 }
 
@@ -103,8 +104,7 @@ public:
         const unsigned char* src = at(c.send, from, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_.push_back({src, nullptr, bytes}), pair_self();
-        if (unaligned(src, bytes)) {  // copied to a 16-byte boundary first
-            unsigned char* stage = new_stage(bytes);
+        if (unsigned char* stage = unaligned(src, bytes) ? new_stage(bytes) : nullptr) {  // to a 16-byte boundary first
             backend::copy_on_device(stage, src, bytes, stream_, name_.c_str());
             src = stage;
         }
@@ -116,8 +116,7 @@ public:
         unsigned char* dst = at(c.recv, to, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_recv_.push_back({nullptr, dst, bytes}), pair_self();
-        if (unaligned(dst, bytes)) {  // received at a 16-byte boundary, copied into place after the group
-            unsigned char* stage = new_stage(bytes);
+        if (unsigned char* stage = unaligned(dst, bytes) ? new_stage(bytes) : nullptr) {  // into place after the group
             unstage_.push_back({stage, dst, bytes});
             dst = stage;
         }
@@ -152,9 +151,15 @@ private:
         return reinterpret_cast<std::uintptr_t>(p) % 16 != 0 && bytes >= stage_min_bytes();
     }
     /// A temporary at a 16-byte boundary (the cache's blocks are), kept until
-    /// the group has ended; freed in stream order, after NCCL's kernel.
+    /// the group has ended; freed in stream order, after NCCL's kernel. Null
+    /// when memory is short: the message then goes as it is, slower, since
+    /// a rank that threw here would leave its peers waiting in the group.
     unsigned char* new_stage(std::size_t bytes) {
-        stages_.emplace_back(bytes);
+        try {
+            stages_.emplace_back(bytes);
+        } catch (const out_of_memory&) {
+            return nullptr;
+        }
         ++staged_messages();
         return stages_.back().as<unsigned char>();
     }
