@@ -31,6 +31,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("device", nargs="?")
     ap.add_argument("--plot-data", help="write Gelem/s per op and GPU count at the largest common size here")
+    ap.add_argument("--before", help="an earlier run's CSV (say a DIST_TRIALS trial): every row of both, side by side")
     args = ap.parse_args()
 
     t = {}  # (op, engine, ranks, n) -> ms
@@ -39,6 +40,7 @@ def main():
             t[(r["op"], r["engine"], int(r["ranks"]), int(r["n"]))] = float(r["median_ms"])
     fast = "nccl" if any(k[1] == "nccl" and k[2] > 1 for k in t) else "mpi"
     ranks = sorted({k[2] for k in t if k[1] == fast})
+    multi = [p for p in ranks if p > 1]  # a trial's file has no 1-GPU rows
     sizes = sorted({k[3] for k in t if k[1] == fast and k[2] > 1})
     out = sys.stdout
     if args.device:
@@ -49,32 +51,33 @@ def main():
     for n in sizes:
         out.write(f"### n = 2^{log2(n)} ({n} elements)\n\n")
         head = "| call | " + " | ".join(f"{p} GPU{'s' if p > 1 else ''} ms" for p in ranks)
-        head += " | speed-up " + "/".join(str(p) for p in ranks[1:]) + " vs 1 GPU | vs CUB on 1 GPU | all-to-all share |\n"
+        head += " | speed-up " + "/".join(str(p) for p in multi) + " vs 1 GPU | vs CUB on 1 GPU | all-to-all share |\n"
         out.write(head)
         out.write("|---" * (len(ranks) + 4) + "|\n")
         for op in OPS:
             cells = [t.get((op, fast if p > 1 else e, p, n)) for p in ranks for e in [fast]]
             if not any(cells):  # not run at this size (quicksort past 2^30, older files)
                 continue
-            one = cells[0]
+            one = t.get((op, fast, 1, n))
+            several = [t.get((op, fast, p, n)) for p in multi]
             row = f"| {op} | " + " | ".join(f"{c:.3f}" if c else "–" for c in cells)
-            ups = [f"{one / c:.2f}x" if one and c else "–" for c in cells[1:]]
+            ups = [f"{one / c:.2f}x" if one and c else "–" for c in several]
             cub = t.get(("sort" if op == "quicksort" else op, "cub", 1, n))  # quicksort: against CUB's radix sort
-            vs_cub = [f"{cub / c:.2f}x" if cub and c else "–" for c in cells[1:]]
+            vs_cub = [f"{cub / c:.2f}x" if cub and c else "–" for c in several]
             share = []
             if op in EXCHANGING:
-                for p, c in zip(ranks[1:], cells[1:]):
+                for p, c in zip(multi, several):
                     raw = t.get(("all_to_all_raw", fast, p, n))
                     share.append(f"{raw / c:.0%}" if raw and c else "–")
             row += " | " + " / ".join(ups) + " | " + " / ".join(vs_cub) + " | " + (" / ".join(share) or "") + " |\n"
             out.write(row)
-        raws = [t.get(("all_to_all_raw", fast, p, n)) for p in ranks[1:]]
+        raws = [t.get(("all_to_all_raw", fast, p, n)) for p in multi]
         out.write("\nThe engine's own all-to-all of the same bytes (n/P int32 per GPU): " +
-                  ", ".join(f"{p} GPUs {r:.3f} ms" for p, r in zip(ranks[1:], raws) if r) + ".\n\n")
+                  ", ".join(f"{p} GPUs {r:.3f} ms" for p, r in zip(multi, raws) if r) + ".\n\n")
 
     # weak scaling: 1 GPU at n against P GPUs at P n
     rows = []
-    for p in ranks[1:]:
+    for p in multi:
         for n in sorted({k[3] for k in t if k[2] == 1}):
             for op in OPS:
                 a, b = t.get((op, fast, 1, n)), t.get((op, fast, p, p * n))
@@ -93,7 +96,7 @@ def main():
                   "".join(f" | {h}" for h in extra_heads) + " |\n")
         out.write("|---" * (len(names) + len(extra_heads) + 2) + "|\n")
         for n in sizes:
-            for p in ranks[1:]:
+            for p in multi:
                 vals = [t.get((x, fast, p, n)) for x in names]
                 if not any(vals):
                     continue
@@ -124,7 +127,7 @@ def main():
                  ("split-phase:exchange of the elements", "split: the elements (not all-to-all)", 4)]
     rows = []
     for n in sizes:
-        for p in ranks[1:]:
+        for p in multi:
             raw_ms = t.get(("all_to_all_raw", fast, p, n))
             for name, what, nbytes in exchanges:
                 ms = t.get((name, fast, p, n))
@@ -154,6 +157,19 @@ def main():
             a, b = t.get((op, "nccl", 2, n)), t.get((op, "mpi", 2, n))
             if a and b:
                 out.write(f"| {op} | 2^{log2(n)} | {a:.3f} | {b:.3f} | {b / a:.0f}x |\n")
+        out.write("\n")
+
+    if args.before:
+        b = {}
+        with open(args.before) as f:
+            for r in csv.DictReader(f):
+                b[(r["op"], r["engine"], int(r["ranks"]), int(r["n"]))] = float(r["median_ms"])
+        both = sorted(set(t) & set(b), key=lambda k: (k[3], k[2], k[0]))
+        out.write(f"### Against {args.before} (every row of both runs)\n\n"
+                  "| n | GPUs | call or phase | engine | before ms | this run ms | this / before |\n"
+                  "|---|---|---|---|---|---|---|\n")
+        for k in both:
+            out.write(f"| 2^{log2(k[3])} | {k[2]} | {k[0]} | {k[1]} | {b[k]:.3f} | {t[k]:.3f} | {t[k] / b[k]:.2f} |\n")
         out.write("\n")
 
     if args.plot_data:

@@ -16,7 +16,8 @@
 #     rows in $OUT/dist.csv (bench/dist_report.py makes the table); DIST_MPI=0 skips the MPI rows
 #     DIST_MULTIRANK=0 skips the two ranks on one GPU through NCCL's wheel (NCCL_MULTI_RANK_GPU_ENABLE)
 #     DIST_TESTS=0 skips the tests (a second call on a warm machine)
-#     DIST_TRIALS: NCCL settings to time the exchanging calls under (below)
+#     DIST_TRIALS: NCCL settings to time the exchanging calls under (below;
+#       bench/dist_report.py trial-1.csv --before trial-0.csv sets a trial beside the defaults)
 #   BASELINE_SRC: a source tree of an earlier revision (bench/baseline.sh makes one):
 #     its scanvec_bench is built beside this one, and the bench step runs both
 #     (the earlier first) and compares them row by row (bench/compare.py) in
