@@ -199,13 +199,66 @@ sv::bfs_tree bfs_one_pack(const sv::nested<int>& adj, sv::index_t source) {
     return t;
 }
 
-/// Both BFS forms on one graph, side by side; the distances must agree.
+struct make_edge {
+    SCANVEC_HD sv::detail::bfs::edge operator()(sv::index_t k, sv::index_t dst) const { return {k, dst}; }
+};
+
+/// The library's BFS, except that a level of at most one block of slots (the
+/// one-block pack's) gives K and Dst lazily to its first pack: each slot's
+/// segment by a binary search of S's offsets and its target from it, inside
+/// the pack's launch, where the library makes them in two launches first
+/// (docs/design/small-calls.md, "A third way"). Larger levels as the library.
+sv::bfs_tree bfs_lazy_first_pack(const sv::nested<int>& adj, sv::index_t source) {
+    namespace b = sv::detail::bfs;
+    namespace lz = sv::lazy;
+    const std::size_t n = adj.count();
+    const sv::vector<sv::index_t>& offsets = adj.segments().offsets();
+    auto degree = adj.segments().lazy_lengths();
+    sv::bfs_tree t{sv::vector<sv::index_t>(n, sv::index_t(-1)), sv::vector<sv::index_t>(n, sv::index_t(-1))};
+    t.parent.set(std::size_t(source), source);
+    t.distance.set(std::size_t(source), 0);
+    sv::vector<sv::index_t> via(n, sv::no_init);
+    sv::vector<sv::index_t> frontier(1, source);
+    for (sv::index_t d = 1; !frontier.empty(); ++d) {
+        sv::segments s = sv::allocate(lz::back_permute(degree, frontier));
+        const sv::index_t total = sv::index_t(s.total());
+        // Dst <- Targets[Offsets[F[K]] + index(S)], for K given lazily or as a vector
+        const auto targets_of = [&](const auto& k) {
+            auto edge = lz::map(b::edge_of{}, lz::back_permute(lz::back_permute(offsets, frontier), k), lz::index(total),
+                                lz::back_permute(s.starts(), k));
+            return lz::map(sv::detail::to_position{}, lz::back_permute(adj.values(), edge));
+        };
+        sv::vector<b::edge> e;
+        if (total <= sv::index_t(sv::detail::one_block_scan_shape<int>::size)) {
+            auto k = lz::map(sv::detail::segment_of_position{s.offsets().data(), sv::index_t(s.count())}, lz::index(total));
+            auto dst = targets_of(k);
+            e = sv::pack(lz::map(make_edge{}, k, dst), lz::map(b::unvisited{}, lz::back_permute(t.parent, dst)));
+        } else {
+            auto& k = e.field<&b::edge::k>();
+            k = s.ids();
+            e.field<&b::edge::dst>() = sv::materialize(targets_of(k));
+            e = sv::pack(e, lz::map(b::unvisited{}, lz::back_permute(t.parent, e.field<&b::edge::dst>())));
+        }
+        const auto& to = e.field<&b::edge::dst>();
+        via = sv::write(std::move(via), to, lz::index(to.size()), sv::unchecked);
+        e = sv::pack(e, lz::map(b::same{}, lz::back_permute(via, to), lz::index(to.size())));
+        sv::vector<sv::index_t> reached = std::move(e.field<&b::edge::dst>());
+        t.parent = sv::write(std::move(t.parent), reached, lz::back_permute(frontier, e.field<&b::edge::k>()), sv::unchecked);
+        t.distance = sv::write(std::move(t.distance), reached, lz::distribute(d, reached.size()), sv::unchecked);
+        frontier = std::move(reached);
+    }
+    return t;
+}
+
+/// The BFS forms on one graph, side by side; the distances must agree.
 bool compare_bfs(const char* name, const sv::nested<int>& g, sv::index_t source) {
-    sv::bfs_tree a, b;
+    sv::bfs_tree a, b, c;
     const double two = median_wall_ms([&] { a = sv::breadth_first_search(g, source); });
     const double one = median_wall_ms([&] { b = bfs_one_pack(g, source); });
-    const bool same = a.distance.to_host() == b.distance.to_host();
-    std::printf("| %s | %.2f | %.2f | %s |\n", name, two, one, same ? "yes" : "NO");
+    const double lazy = median_wall_ms([&] { c = bfs_lazy_first_pack(g, source); });
+    const auto want = a.distance.to_host();
+    const bool same = want == b.distance.to_host() && want == c.distance.to_host();
+    std::printf("| %s | %.2f | %.2f | %.2f | %s |\n", name, two, one, lazy, same ? "yes" : "NO");
     return same;
 }
 
@@ -241,8 +294,8 @@ int main(int argc, char** argv) {
         timer.print("BFS over the path");
     }
 
-    std::printf("\nBFS, the library's two packs against one pack a level (median of 3, ms):\n");
-    std::printf("| graph | two packs (library) | one pack | same distances |\n|---|---|---|---|\n");
+    std::printf("\nBFS, the library's two packs against one pack a level and lazy K, Dst into the first pack (median of 3, ms):\n");
+    std::printf("| graph | two packs (library) | one pack | lazy K, Dst up to one block | same distances |\n|---|---|---|---|---|\n");
     bool same = compare_bfs("path of 20000 from its middle", g, source);
     same = compare_bfs("random, 10^6 vertices, 4 edges each", random_graph(1000000), 0) && same;
     same = compare_bfs("random, 2^24 vertices, 4 edges each", random_graph(std::size_t(1) << 24), 0) && same;
