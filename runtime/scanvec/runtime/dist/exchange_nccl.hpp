@@ -28,10 +28,10 @@ SCANVEC_NAMESPACE_BEGIN namespace dist::detail::nccl_engine {
 /// A message of at least this many bytes whose address on this rank is not a
 /// 16-byte boundary goes through an aligned temporary on this rank's side (a
 /// device copy before the send, or after the receive): NCCL moves such a
-/// message in packs of one word, at about half the rate of its 16-byte packs,
-/// and the copy costs far less than that (docs/design/distributed.md, "CUDA
-/// and NCCL"). Below it the copy's launch would cost more than it saves.
-/// Tests lower it to reach the path with small vectors.
+/// message in packs of one word, far slower than in its 16-byte packs, and a
+/// local copy costs less than the difference (docs/design/distributed.md,
+/// "CUDA and NCCL", has the measurements). Below it the copy's launch would
+/// cost more than it saves. Tests lower it to reach the path with small vectors.
 inline std::size_t& stage_min_bytes() {
     static std::size_t bytes = std::size_t(1) << 20;
     return bytes;
@@ -104,7 +104,7 @@ public:
         const unsigned char* src = at(c.send, from, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_.push_back({src, nullptr, bytes}), pair_self();
-        if (unsigned char* stage = unaligned(src, bytes) ? new_stage(bytes) : nullptr) {  // to a 16-byte boundary first
+        if (unsigned char* stage = worth_staging(src, bytes) ? new_stage(bytes) : nullptr) {  // to a 16-byte boundary first
             backend::copy_on_device(stage, src, bytes, stream_, name_.c_str());
             src = stage;
         }
@@ -116,7 +116,7 @@ public:
         unsigned char* dst = at(c.recv, to, c.elem_bytes);
         const std::size_t bytes = std::size_t(count) * c.elem_bytes;
         if (peer == comm_.rank()) return self_recv_.push_back({nullptr, dst, bytes}), pair_self();
-        if (unsigned char* stage = unaligned(dst, bytes) ? new_stage(bytes) : nullptr) {  // into place after the group
+        if (unsigned char* stage = worth_staging(dst, bytes) ? new_stage(bytes) : nullptr) {  // into place after the group
             unstage_.push_back({stage, dst, bytes});
             dst = stage;
         }
@@ -147,7 +147,8 @@ private:
             self_recv_.erase(self_recv_.begin());
         }
     }
-    bool unaligned(const void* p, std::size_t bytes) const {
+    /// Off a 16-byte boundary and at least stage_min_bytes() long.
+    bool worth_staging(const void* p, std::size_t bytes) const {
         return reinterpret_cast<std::uintptr_t>(p) % 16 != 0 && bytes >= stage_min_bytes();
     }
     /// A temporary at a 16-byte boundary (the cache's blocks are), kept until
