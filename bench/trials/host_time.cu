@@ -165,13 +165,22 @@ struct won_unvisited {
     SCANVEC_HD bool operator()(sv::index_t parent, sv::index_t via, sv::index_t j) const { return parent < 0 && via == j; }
 };
 
-/// The library's BFS with one pack a level: every edge writes Via (an edge into a
-/// visited vertex writes scratch that no one reads), and one pack keeps the edges
-/// into unvisited vertices that won them.
-sv::bfs_tree bfs_one_pack(const sv::nested<int>& adj, sv::index_t source) {
-    namespace b = sv::detail::bfs;
+namespace b = sv::detail::bfs;
+namespace lz = sv::lazy;
+
+/// Dst <- Targets[Offsets[F[K]] + index(S)] for K given lazily or as a vector (lazy).
+template <class K>
+auto targets_of(const sv::nested<int>& adj, const sv::vector<sv::index_t>& frontier, const sv::segments& s, const K& k) {
+    auto edge = lz::map(b::edge_of{}, lz::back_permute(lz::back_permute(adj.segments().offsets(), frontier), k),
+                        lz::index(s.total()), lz::back_permute(s.starts(), k));
+    return lz::map(sv::detail::to_position{}, lz::back_permute(adj.values(), edge));
+}
+
+/// The frame the trial forms share with the library's program: Parent,
+/// Distance, Via and the frontier, level by level. edges(s, frontier, tree,
+/// via) returns the level's (K', F'): the edges that won newly reached vertices.
+template <class Edges> sv::bfs_tree bfs_by_levels(const sv::nested<int>& adj, sv::index_t source, Edges edges) {
     const std::size_t n = adj.count();
-    const sv::vector<sv::index_t>& offsets = adj.segments().offsets();
     auto degree = adj.segments().lazy_lengths();
     sv::bfs_tree t{sv::vector<sv::index_t>(n, sv::index_t(-1)), sv::vector<sv::index_t>(n, sv::index_t(-1))};
     t.parent.set(std::size_t(source), source);
@@ -179,28 +188,34 @@ sv::bfs_tree bfs_one_pack(const sv::nested<int>& adj, sv::index_t source) {
     sv::vector<sv::index_t> via(n, sv::no_init);
     sv::vector<sv::index_t> frontier(1, source);
     for (sv::index_t d = 1; !frontier.empty(); ++d) {
-        sv::segments s = sv::allocate(sv::lazy::back_permute(degree, frontier));
-        sv::vector<b::edge> e;
-        auto& k = e.field<&b::edge::k>();
-        auto& dst = e.field<&b::edge::dst>();
-        k = s.ids();
-        auto edge = sv::lazy::map(b::edge_of{}, sv::lazy::back_permute(sv::lazy::back_permute(offsets, frontier), k),
-                                  sv::lazy::index(s.total()), sv::lazy::back_permute(s.starts(), k));
-        dst = sv::map(sv::detail::to_position{}, sv::lazy::back_permute(adj.values(), edge));
-        via = sv::write(std::move(via), dst, sv::lazy::index(dst.size()), sv::unchecked);
-        e = sv::pack(e, sv::lazy::map(won_unvisited{}, sv::lazy::back_permute(t.parent, dst),
-                                      sv::lazy::back_permute(via, dst), sv::lazy::index(dst.size())));
+        const sv::segments s = sv::allocate(lz::back_permute(degree, frontier));
+        sv::vector<b::edge> e = edges(s, frontier, t, via);
         sv::vector<sv::index_t> reached = std::move(e.field<&b::edge::dst>());
-        t.parent = sv::write(std::move(t.parent), reached, sv::lazy::back_permute(frontier, e.field<&b::edge::k>()),
-                             sv::unchecked);
-        t.distance = sv::write(std::move(t.distance), reached, sv::lazy::distribute(d, reached.size()), sv::unchecked);
+        t.parent = sv::write(std::move(t.parent), reached, lz::back_permute(frontier, e.field<&b::edge::k>()), sv::unchecked);
+        t.distance = sv::write(std::move(t.distance), reached, lz::distribute(d, reached.size()), sv::unchecked);
         frontier = std::move(reached);
     }
     return t;
 }
 
+/// The library's BFS with one pack a level: every edge writes Via (an edge into a
+/// visited vertex writes scratch that no one reads), and one pack keeps the edges
+/// into unvisited vertices that won them.
+sv::bfs_tree bfs_one_pack(const sv::nested<int>& adj, sv::index_t source) {
+    return bfs_by_levels(adj, source, [&](const sv::segments& s, const auto& frontier, const sv::bfs_tree& t, auto& via) {
+        sv::vector<b::edge> e;
+        auto& k = e.field<&b::edge::k>();
+        auto& dst = e.field<&b::edge::dst>();
+        k = s.ids();
+        dst = sv::materialize(targets_of(adj, frontier, s, k));
+        via = sv::write(std::move(via), dst, lz::index(dst.size()), sv::unchecked);
+        return sv::pack(e, lz::map(won_unvisited{}, lz::back_permute(t.parent, dst), lz::back_permute(via, dst),
+                                   lz::index(dst.size())));
+    });
+}
+
 struct make_edge {
-    SCANVEC_HD sv::detail::bfs::edge operator()(sv::index_t k, sv::index_t dst) const { return {k, dst}; }
+    SCANVEC_HD b::edge operator()(sv::index_t k, sv::index_t dst) const { return {k, dst}; }
 };
 
 /// The library's BFS, except that a level of at most one block of slots (the
@@ -209,45 +224,23 @@ struct make_edge {
 /// the pack's launch, where the library makes them in two launches first
 /// (docs/design/small-calls.md, "A third way"). Larger levels as the library.
 sv::bfs_tree bfs_lazy_first_pack(const sv::nested<int>& adj, sv::index_t source) {
-    namespace b = sv::detail::bfs;
-    namespace lz = sv::lazy;
-    const std::size_t n = adj.count();
-    const sv::vector<sv::index_t>& offsets = adj.segments().offsets();
-    auto degree = adj.segments().lazy_lengths();
-    sv::bfs_tree t{sv::vector<sv::index_t>(n, sv::index_t(-1)), sv::vector<sv::index_t>(n, sv::index_t(-1))};
-    t.parent.set(std::size_t(source), source);
-    t.distance.set(std::size_t(source), 0);
-    sv::vector<sv::index_t> via(n, sv::no_init);
-    sv::vector<sv::index_t> frontier(1, source);
-    for (sv::index_t d = 1; !frontier.empty(); ++d) {
-        sv::segments s = sv::allocate(lz::back_permute(degree, frontier));
+    return bfs_by_levels(adj, source, [&](const sv::segments& s, const auto& frontier, const sv::bfs_tree& t, auto& via) {
         const sv::index_t total = sv::index_t(s.total());
-        // Dst <- Targets[Offsets[F[K]] + index(S)], for K given lazily or as a vector
-        const auto targets_of = [&](const auto& k) {
-            auto edge = lz::map(b::edge_of{}, lz::back_permute(lz::back_permute(offsets, frontier), k), lz::index(total),
-                                lz::back_permute(s.starts(), k));
-            return lz::map(sv::detail::to_position{}, lz::back_permute(adj.values(), edge));
-        };
         sv::vector<b::edge> e;
         if (total <= sv::index_t(sv::detail::one_block_scan_shape<int>::size)) {
             auto k = lz::map(sv::detail::segment_of_position{s.offsets().data(), sv::index_t(s.count())}, lz::index(total));
-            auto dst = targets_of(k);
+            auto dst = targets_of(adj, frontier, s, k);
             e = sv::pack(lz::map(make_edge{}, k, dst), lz::map(b::unvisited{}, lz::back_permute(t.parent, dst)));
         } else {
             auto& k = e.field<&b::edge::k>();
             k = s.ids();
-            e.field<&b::edge::dst>() = sv::materialize(targets_of(k));
+            e.field<&b::edge::dst>() = sv::materialize(targets_of(adj, frontier, s, k));
             e = sv::pack(e, lz::map(b::unvisited{}, lz::back_permute(t.parent, e.field<&b::edge::dst>())));
         }
         const auto& to = e.field<&b::edge::dst>();
         via = sv::write(std::move(via), to, lz::index(to.size()), sv::unchecked);
-        e = sv::pack(e, lz::map(b::same{}, lz::back_permute(via, to), lz::index(to.size())));
-        sv::vector<sv::index_t> reached = std::move(e.field<&b::edge::dst>());
-        t.parent = sv::write(std::move(t.parent), reached, lz::back_permute(frontier, e.field<&b::edge::k>()), sv::unchecked);
-        t.distance = sv::write(std::move(t.distance), reached, lz::distribute(d, reached.size()), sv::unchecked);
-        frontier = std::move(reached);
-    }
-    return t;
+        return sv::pack(e, lz::map(b::same{}, lz::back_permute(via, to), lz::index(to.size())));
+    });
 }
 
 /// The BFS forms on one graph, side by side; the distances must agree.
