@@ -64,6 +64,7 @@ TEST_CASE("a nested vector of Blelloch's kind") {
     CHECK(x.segments().offsets().to_host() == std::vector<index_t>{0, 3, 3, 4, 6});
     CHECK(x.segments().flags().to_host() == std::vector<bool>{true, false, false, true, true, false});
     CHECK(x.segments().ids().to_host() == std::vector<index_t>{0, 0, 0, 2, 3, 3});
+    CHECK(sv::materialize(x.segments().lazy_ids()).to_host() == std::vector<index_t>{0, 0, 0, 2, 3, 3});
     CHECK(sv::scan(x).to_host() == nest<int>{{0, 1, 3}, {}, {0}, {0, 5}});
     CHECK(sv::reduce(x).to_host() == std::vector<int>{6, 0, 4, 11});
     CHECK(sv::reduce(x, sv::max<int>{}).to_host() == std::vector<int>{3, sv::max<int>{}.identity(), 4, 6});
@@ -100,6 +101,7 @@ TEST_CASE("descriptor forms convert into each other") {
             }
             CHECK(s.flags().to_host() == flags);
             CHECK(s.ids().to_host() == ids);
+            CHECK(sv::materialize(s.lazy_ids()).to_host() == ids);
             CHECK(s.empty_count() == empties);
             CHECK(s.has_empty() == (empties > 0));
             // every construction gives the same descriptor

@@ -16,7 +16,8 @@
 //   s.offsets(), s.starts(), s.lengths()   the numeric forms (offsets has count + 1 values;
 //                                          starts and lazy_lengths() are views, computed when consumed)
 //   s.flags()                              head flags of the total elements
-//   s.ids()                                segment number of every element
+//   s.ids()                                segment number of every element (lazy_ids(): a view that
+//                                          searches the offsets when consumed)
 //   s.empty_count(), s.has_empty()         segments of length 0
 //   s == t                                 same count and same lengths
 //   s.for_each_element(f)                  f(i, k) for every element i and its segment k, in one pass
@@ -228,6 +229,14 @@ public:
     /// Whether some segment has length 0.
     bool has_empty() const { return empty_count() > 0; }
 
+    /// The segment number of every element, computed when consumed: each
+    /// read is a binary search of the offsets (log2(count) + 1 reads), so it
+    /// suits short vectors and values read once; ids() stores them.
+    auto lazy_ids() const {
+        return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                    detail::segment_of_position{st().offsets.data(), index_t(count())}),
+                    total());
+    }
     /// The segment number of every element.
     vector<index_t> ids() const {
         return detail::labelled("segments::ids", total(), [&] {
