@@ -15,9 +15,13 @@
 //           S   <- allocate(Offsets[F + 1] - Offsets[F])     a segment of slots per frontier vertex
 //           K   <- segment-ids(S)                             the frontier position of every slot
 //           Dst <- Targets[Offsets[F[K]] + index(S)]          every edge out of the frontier
-//           (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)     edges into unvisited vertices
-//           Via <- Via <- {(Dst[j], j)}                       one edge wins each vertex (collisions allowed)
-//           (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))   each newly reached vertex once
+//           if #S is at most one block                        a small level: one pack
+//               Via <- Via <- {(Dst[j], j)}                   one edge wins each target (collisions allowed)
+//               (K', F') <- pack((K, Dst), Parent[Dst] = -1 and Via[Dst] = index(#Dst))
+//           else                                              a large level: the visited dropped first
+//               (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)     edges into unvisited vertices
+//               Via <- Via <- {(Dst[j], j)}                       one edge wins each vertex
+//               (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))   each newly reached vertex once
 //           Parent   <- Parent <- {(F'[i], F[K'[i]])}         its winning edge's source
 //           Distance <- Distance <- {(F'[i], d)}
 //           F   <- F'
@@ -28,7 +32,11 @@
 // proportional to the frontier and its edges, never to the number of
 // vertices: the whole search does O(n + m) work (n vertices, m edges) in one
 // constant-depth round of steps per level, O(diameter) rounds. Via is scratch
-// that is read only where the same level wrote it.
+// that is read only where the same level wrote it. Both forms of a level give
+// the same tree; a small level has fewer steps (K and Dst are computed inside
+// its one pack), a large one moves less (most of its edges end at visited
+// vertices, and the first pack drops them before the write and second pack).
+// docs/design/small-calls.md has the measurements.
 //
 // Contract: source must be a vertex (sv::index_error otherwise), and every
 // target must lie in 0..adj.count()-1 (checked once, sv::index_error). Edges
@@ -67,6 +75,18 @@ struct unvisited {
 struct same {
     SCANVEC_HD bool operator()(index_t a, index_t b) const { return a == b; }
 };
+/// Parent[Dst] = -1 and Via[Dst] = j: edge j is into an unvisited vertex and won it.
+struct won_unvisited {
+    SCANVEC_HD bool operator()(index_t parent, index_t via, index_t j) const { return parent < 0 && via == j; }
+};
+
+/// A level of at most this many edges takes the one-pack form: its pack is
+/// one block, one launch (one_block_scan_shape), and K and Dst, read lazily
+/// there, cost a binary search and a few gathers per edge, against two
+/// launches of their own. Past it every edge would pay the second gather and
+/// the write of Via that the two-pack form spares the edges into visited
+/// vertices.
+inline constexpr std::size_t one_pack_max = one_block_scan_shape<int>::size;
 
 /// An edge out of the frontier: the frontier position of its source, its target.
 /// (K, Dst) as one vector (a field per array), so one pack moves both.
@@ -75,6 +95,9 @@ struct edge {
     index_t dst;
 };
 SCANVEC_FIELDS(edge, k, dst)
+struct make_edge {
+    SCANVEC_HD edge operator()(index_t k, index_t dst) const { return {k, dst}; }
+};
 
 }  // namespace detail::bfs
 
@@ -100,23 +123,37 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
         // F <- [s]
         vector<index_t> frontier(1, source);
         for (index_t d = 1; !frontier.empty(); ++d) {
-            // S <- allocate(Offsets[F + 1] - Offsets[F]); K <- segment-ids(S)
+            // S <- allocate(Offsets[F + 1] - Offsets[F])
             segments s = allocate(lazy::back_permute(degree, frontier));
-            vector<b::edge> e;
-            auto& k = e.field<&b::edge::k>();
-            auto& dst = e.field<&b::edge::dst>();
-            k = s.ids();
             // Dst <- Targets[Offsets[F[K]] + index(S)]: slot j of segment K reads edge Offsets[F[K]] + j - S.starts[K]
-            auto edge = lazy::map(b::edge_of{}, lazy::back_permute(lazy::back_permute(offsets, frontier), k),
-                                  lazy::index(s.total()), lazy::back_permute(s.starts(), k));
-            dst = map(detail::to_position{}, lazy::back_permute(adj.values(), edge));
-            // (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)
-            e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(t.parent, dst)));
-            // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
-            const auto& to = e.field<&b::edge::dst>();
-            via = write(std::move(via), to, lazy::index(to.size()), unchecked);
-            // (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))
-            e = pack(e, lazy::map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size())));
+            const auto edge_at = [&](const auto& k) {
+                return lazy::map(b::edge_of{}, lazy::back_permute(lazy::back_permute(offsets, frontier), k),
+                                 lazy::index(s.total()), lazy::back_permute(s.starts(), k));
+            };
+            vector<b::edge> e;
+            if (s.total() <= b::one_pack_max) {
+                // K <- segment-ids(S), Dst: both lazy, computed where they are read
+                auto k = s.lazy_ids();
+                auto dst = lazy::map(detail::to_position{}, lazy::back_permute(adj.values(), edge_at(k)));
+                // Via <- Via <- {(Dst[j], j)}: one edge wins each target
+                via = write(std::move(via), dst, lazy::index(s.total()), unchecked);
+                // (K', F') <- pack((K, Dst), Parent[Dst] = -1 and Via[Dst] = index(#Dst))
+                e = pack(lazy::map(b::make_edge{}, k, dst),
+                         lazy::map(b::won_unvisited{}, lazy::back_permute(t.parent, dst), lazy::back_permute(via, dst),
+                                   lazy::index(s.total())));
+            } else {
+                // K <- segment-ids(S); Dst
+                auto& k = e.field<&b::edge::k>();
+                k = s.ids();
+                e.field<&b::edge::dst>() = map(detail::to_position{}, lazy::back_permute(adj.values(), edge_at(k)));
+                // (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)
+                e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(t.parent, e.field<&b::edge::dst>())));
+                // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
+                const auto& to = e.field<&b::edge::dst>();
+                via = write(std::move(via), to, lazy::index(to.size()), unchecked);
+                // (K', F') <- pack((K, Dst), Via[Dst] = index(#Dst))
+                e = pack(e, lazy::map(b::same{}, lazy::back_permute(via, to), lazy::index(to.size())));
+            }
             vector<index_t> reached = std::move(e.field<&b::edge::dst>());
             // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', d)}
             t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, e.field<&b::edge::k>()), unchecked);
