@@ -160,11 +160,6 @@ sv::nested<int> random_graph(std::size_t n) {
     return sv::nested<int>(sv::vector<int>(targets), sv::segments::from_offsets(sv::vector<sv::index_t>(offsets)));
 }
 
-/// Parent[Dst] = -1 and Via[Dst] = j: edge j is into an unvisited vertex and won it.
-struct won_unvisited {
-    SCANVEC_HD bool operator()(sv::index_t parent, sv::index_t via, sv::index_t j) const { return parent < 0 && via == j; }
-};
-
 namespace b = sv::detail::bfs;
 namespace lz = sv::lazy;
 
@@ -209,34 +204,20 @@ sv::bfs_tree bfs_one_pack(const sv::nested<int>& adj, sv::index_t source) {
         k = s.ids();
         dst = sv::materialize(targets_of(adj, frontier, s, k));
         via = sv::write(std::move(via), dst, lz::index(dst.size()), sv::unchecked);
-        return sv::pack(e, lz::map(won_unvisited{}, lz::back_permute(t.parent, dst), lz::back_permute(via, dst),
+        return sv::pack(e, lz::map(b::won_unvisited{}, lz::back_permute(t.parent, dst), lz::back_permute(via, dst),
                                    lz::index(dst.size())));
     });
 }
 
-struct make_edge {
-    SCANVEC_HD b::edge operator()(sv::index_t k, sv::index_t dst) const { return {k, dst}; }
-};
-
-/// The library's BFS, except that a level of at most one block of slots (the
-/// one-block pack's) gives K and Dst lazily to its first pack: each slot's
-/// segment by a binary search of S's offsets and its target from it, inside
-/// the pack's launch, where the library makes them in two launches first
-/// (docs/design/small-calls.md, "A third way"). Larger levels as the library.
-sv::bfs_tree bfs_lazy_first_pack(const sv::nested<int>& adj, sv::index_t source) {
+/// The library's form before small levels took one pack: two packs at every
+/// level (the visited dropped first).
+sv::bfs_tree bfs_two_packs(const sv::nested<int>& adj, sv::index_t source) {
     return bfs_by_levels(adj, source, [&](const sv::segments& s, const auto& frontier, const sv::bfs_tree& t, auto& via) {
-        const sv::index_t total = sv::index_t(s.total());
         sv::vector<b::edge> e;
-        if (total <= sv::index_t(sv::detail::one_block_scan_shape<int>::size)) {
-            auto k = lz::map(sv::detail::segment_of_position{s.offsets().data(), sv::index_t(s.count())}, lz::index(total));
-            auto dst = targets_of(adj, frontier, s, k);
-            e = sv::pack(lz::map(make_edge{}, k, dst), lz::map(b::unvisited{}, lz::back_permute(t.parent, dst)));
-        } else {
-            auto& k = e.field<&b::edge::k>();
-            k = s.ids();
-            e.field<&b::edge::dst>() = sv::materialize(targets_of(adj, frontier, s, k));
-            e = sv::pack(e, lz::map(b::unvisited{}, lz::back_permute(t.parent, e.field<&b::edge::dst>())));
-        }
+        auto& k = e.field<&b::edge::k>();
+        k = s.ids();
+        e.field<&b::edge::dst>() = sv::materialize(targets_of(adj, frontier, s, k));
+        e = sv::pack(e, lz::map(b::unvisited{}, lz::back_permute(t.parent, e.field<&b::edge::dst>())));
         const auto& to = e.field<&b::edge::dst>();
         via = sv::write(std::move(via), to, lz::index(to.size()), sv::unchecked);
         return sv::pack(e, lz::map(b::same{}, lz::back_permute(via, to), lz::index(to.size())));
@@ -248,10 +229,10 @@ bool compare_bfs(const char* name, const sv::nested<int>& g, sv::index_t source)
     sv::bfs_tree a, b, c;
     const double two = median_wall_ms([&] { a = sv::breadth_first_search(g, source); });
     const double one = median_wall_ms([&] { b = bfs_one_pack(g, source); });
-    const double lazy = median_wall_ms([&] { c = bfs_lazy_first_pack(g, source); });
+    const double two_all = median_wall_ms([&] { c = bfs_two_packs(g, source); });
     const auto want = a.distance.to_host();
     const bool same = want == b.distance.to_host() && want == c.distance.to_host();
-    std::printf("| %s | %.2f | %.2f | %.2f | %s |\n", name, two, one, lazy, same ? "yes" : "NO");
+    std::printf("| %s | %.2f | %.2f | %.2f | %s |\n", name, two, two_all, one, same ? "yes" : "NO");
     return same;
 }
 
@@ -287,8 +268,8 @@ int main(int argc, char** argv) {
         timer.print("BFS over the path");
     }
 
-    std::printf("\nBFS, the library's two packs against one pack a level and lazy K, Dst into the first pack (median of 3, ms):\n");
-    std::printf("| graph | two packs (library) | one pack | lazy K, Dst up to one block | same distances |\n|---|---|---|---|---|\n");
+    std::printf("\nBFS, the library's (one pack up to one block of edges, else two) against two packs and one pack at every level (median of 3, ms):\n");
+    std::printf("| graph | library | two packs every level | one pack every level | same distances |\n|---|---|---|---|---|\n");
     bool same = compare_bfs("path of 20000 from its middle", g, source);
     same = compare_bfs("random, 10^6 vertices, 4 edges each", random_graph(1000000), 0) && same;
     same = compare_bfs("random, 2^24 vertices, 4 edges each", random_graph(std::size_t(1) << 24), 0) && same;
