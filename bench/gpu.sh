@@ -59,10 +59,31 @@ if [ -n "$base_pid" ]; then
 fi
 
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  ctest --preset cuda -j 4 -LE dist --timeout 600 > "$out/tests.log" 2>&1  # dist: its own step
-  rc=$?
+  t_tests=$(date +%s)
+  # One stripe of the tests per GPU where there are several (ctest -I
+  # start,,stride; each stripe sees only its GPU), else all on the one.
+  ngpu=$(nvidia-smi -L | wc -l)
+  rc=0
+  if [ "$ngpu" -ge 2 ]; then
+    pids=()
+    for g in $(seq 0 $((ngpu - 1))); do
+      CUDA_VISIBLE_DEVICES=$g ctest --preset cuda -j 2 -LE dist --timeout 600 -I "$((g + 1)),,$ngpu" \
+        > "$out/tests-gpu$g.log" 2>&1 &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+    cat "$out"/tests-gpu*.log > "$out/tests.log"
+    # ctest's last line: "100% tests passed out of 72" or "97% tests passed, 2 tests failed out of 72"
+    counts=$(grep -hE "tests passed.* out of [0-9]+" "$out"/tests-gpu*.log |
+      sed -E 's/.*passed(, ([0-9]+) tests failed)? out of ([0-9]+).*/\2 \3/' |
+      awk '{f += ($2 == "" ? 0 : $1); t += ($2 == "" ? $1 : $2)} END {print t - f, t}')
+    echo "${counts% *} tests passed out of ${counts#* } (on $ngpu GPUs, one stripe each)" >> "$out/tests.log"
+  else
+    ctest --preset cuda -j 4 -LE dist --timeout 600 > "$out/tests.log" 2>&1  # dist: its own step
+    rc=$?
+  fi
   grep -E "tests passed|tests failed" "$out/tests.log" | tail -1
-  summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1)")
+  summary+=("tests: $(grep -E 'tests passed' "$out/tests.log" | tail -1) in $(( $(date +%s) - t_tests )) s")
   if [ $rc -ne 0 ]; then  # the failures, here and in the summary (what a caller's tail shows)
     failed=$(grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30)
     echo "$failed"
