@@ -109,6 +109,14 @@ void check_records(const std::vector<ts::rec>& got, const std::vector<ts::rec>& 
     }
 }
 
+/// Quicksort's pivot of the segment of len keys from t * stride, on the device.
+struct pivot_of_segment {
+    const int* keys;
+    std::uint32_t stride, len;
+    std::uint64_t round;
+    SCANVEC_HD int operator()(sv::index_t t) const { return sv::detail::ninther{round}(keys, std::uint32_t(t) * stride, len); }
+};
+
 int log2_ceil(std::size_t n) {
     int b = 0;
     while ((std::size_t(1) << b) < n) ++b;
@@ -533,6 +541,35 @@ TEST_CASE("quicksort of described structs with their own operator<") {
             auto got = sv::quicksort(sv::vector<ts::point>(h), &rounds).to_host();
             std::sort(h.begin(), h.end());
             REQUIRE(got == h);
+        }
+    }
+}
+
+TEST_CASE("quicksort's pivot (ninther, of ninthers from 2^14 keys): a key of its segment, near its middle") {
+    // Segments of random and of sorted keys, each from t * 4099 (32 of them), pivots chosen on the
+    // backend's device. A ninther's rank lies below 2% of its segment with probability ~4e-6; the
+    // ninther of nine ninthers' below 20% with ~2e-5 (on random keys; sorted ones spread as evenly).
+    const std::size_t n = std::size_t(1) << 22;
+    const std::uint32_t stride = 4099, segments = 32;
+    for (order o : {order::random, order::sorted}) {
+        const auto host = keys<int>(n, o, 31);
+        const sv::vector<int> dev(host);
+        for (std::uint32_t len : {9u, 100u, 5000u, 16383u, 16384u, 100003u, 1000003u}) {
+            for (std::uint64_t round : {0u, 7u}) {
+                CAPTURE(name(o));
+                CAPTURE(len);
+                CAPTURE(round);
+                const auto pivots =
+                    sv::map(pivot_of_segment{dev.data(), stride, len, round}, sv::index<sv::index_t>(segments)).to_host();
+                const double low = len >= sv::detail::ninther::wide ? 0.2 : 0.02;
+                for (std::uint32_t t = 0; t < segments; ++t) {
+                    const auto first = host.begin() + std::ptrdiff_t(t) * stride, last = first + len;
+                    CHECK(std::find(first, last, pivots[t]) != last);
+                    const double rank = double(std::count_if(first, last, [&](int k) { return k < pivots[t]; })) / len;
+                    CHECK(rank >= low);
+                    CHECK(rank <= 1 - low);
+                }
+            }
         }
     }
 }

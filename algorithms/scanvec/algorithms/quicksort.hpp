@@ -54,30 +54,39 @@ SCANVEC_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finali
 /// splits sorted, reversed and random input near the middle and needs no
 /// randomness in the input. A segment of 2^14 keys or more takes the ninther
 /// of nine such ninthers (81 positions, one in each 81st): its split lands
-/// nearer the middle, and there are few such segments to pay for it. Each nine
-/// keys are loaded together (one wait for memory, not nine).
+/// nearer the middle, and there are few such segments to pay for it. All the
+/// keys are loaded before the first median: one wait for memory, not nine
+/// (one thread chooses a segment's pivot).
 struct ninther {
     std::uint64_t round;
     static constexpr std::uint64_t wide = std::uint64_t(1) << 14;
     template <class Keys, class Pos> SCANVEC_HD auto operator()(const Keys& keys, Pos start, Pos len) const {
         using T = std::decay_t<decltype(keys[start])>;
         const std::uint64_t h = mix64(std::uint64_t(start) * 0x9e3779b97f4a7c15ull + round);
-        if (std::uint64_t(len) < wide) return of_nine<T>(keys, start, len, h, 0, 1);
+        if (std::uint64_t(len) < wide) {
+            T x[9];
+            load_nine(keys, start, len, h, 0, 1, x);
+            return ninth_of(x);
+        }
+        T x[9][9];
+        SCANVEC_UNROLL
+        for (int g = 0; g < 9; ++g) load_nine(keys, start, len, mix64(h + std::uint64_t(g)), g, 9, x[g]);
         T m[9];
-        for (int g = 0; g < 9; ++g) m[g] = of_nine<T>(keys, start, len, mix64(h + std::uint64_t(g)), g, 9);
+        SCANVEC_UNROLL
+        for (int g = 0; g < 9; ++g) m[g] = ninth_of(x[g]);
         return ninth_of(m);
     }
-    /// The ninther of the keys in strata g, g + stride, ..., g + 8 stride of 9 stride equal parts.
+    /// x <- the keys at one position in each of the strata g, g + stride, ...,
+    /// g + 8 stride of 9 stride equal parts of the segment, drawn by the hash h.
     template <class T, class Keys, class Pos>
-    SCANVEC_HD static T of_nine(const Keys& keys, Pos start, Pos len, std::uint64_t h, int g, int stride) {
-        T x[9];
+    SCANVEC_HD static void load_nine(const Keys& keys, Pos start, Pos len, std::uint64_t h, int g, int stride, T (&x)[9]) {
+        SCANVEC_UNROLL
         for (int k = 0; k < 9; ++k) {
             // u in the stratum from 7 bits of the hash; the sample is start + floor(len * u)
             const double u = (double(g + k * stride) + double((h >> (7 * k)) & 127) * (1.0 / 128)) / double(9 * stride);
             const Pos off = Pos(double(len) * u);
             x[k] = keys[start + (off < len ? off : Pos(len - 1))];
         }
-        return ninth_of(x);
     }
     template <class T> SCANVEC_HD static T ninth_of(const T (&x)[9]) {
         return median(median(x[0], x[3], x[6]), median(x[1], x[4], x[7]), median(x[2], x[5], x[8]));

@@ -21,6 +21,14 @@
 #  define SCANVEC_FN [=]
 #endif
 
+// Before a loop of a constant trip count in SCANVEC_HD code: unrolled in
+// device code (its array stays in registers); nothing for the host compiler.
+#if defined(__CUDA_ARCH__)
+#  define SCANVEC_UNROLL _Pragma("unroll")
+#else
+#  define SCANVEC_UNROLL
+#endif
+
 // Checks of permutation indices (one extra pass); SCANVEC_CHECKS=0 turns them off.
 #if !defined(SCANVEC_CHECKS)
 #  define SCANVEC_CHECKS 1
