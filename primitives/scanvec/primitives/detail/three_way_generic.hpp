@@ -223,6 +223,9 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// CUDA tiles: the buffers of the state before the previous one, which the next split writes.
     vector<T> keys_two_splits_ago;
     vector<Pos> start_two_splits_ago;
+    /// CUDA tiles: the look-back status words of the next split's tiles, which
+    /// choose_pivots before it initialises (a launch fewer a round).
+    runtime::scratch split_status;
     std::uint32_t splits = 0;  ///< how many splits made this state
 };
 

@@ -48,6 +48,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -338,11 +339,15 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
 /// short_sort_shape<T>::tile_keys positions where it left such heads; a block per
 /// tile reads its two marks, and only a marked tile reads its starts and
 /// chooses at its heads. Late rounds and the first ones alike touch only the
-/// few tiles that hold heads.
+/// few tiles that hold heads. The same grid initialises the next split's
+/// look-back status (split_tiles of the split's num_split_tiles tiles, no
+/// more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                           Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n) {
+                           Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
+                           three_way_tile_state split_tiles, int num_split_tiles) {
+    split_tiles.InitializeStatus(num_split_tiles);  // before any block returns
     constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
     const std::int32_t tile = std::int32_t(blockIdx.x), base = tile * tile_keys;
     if (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits) return;
@@ -351,12 +356,26 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
             pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
 }
 
-/// choose_pivots over the state round.from, by the marks of the last split.
-template <class T, class Chooser> void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser) {
+/// The tiles of the count and split passes over n positions.
+template <class T> int three_way_tiles_of(std::int32_t n) {
+    return int((std::size_t(n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
+}
+
+/// choose_pivots over the state round.from, by the marks of the last split;
+/// the next split's look-back status is allocated into split_status and
+/// initialised by the same launch.
+template <class T, class Chooser>
+void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, runtime::scratch& split_status) {
     const int tiles = int((std::size_t(round.n) + short_sort_shape<T>::tile_keys - 1) / short_sort_shape<T>::tile_keys);
+    const int split_tiles = three_way_tiles_of<T>(round.n);
+    static_assert(short_sort_shape<T>::tile_keys <= three_way_tile_shape<T>::size * three_way_pivot_threads,
+                  "the pivots' grid has a thread for every tile of the split");
+    split_status = runtime::scratch(tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots"));
+    const auto status = tile_state_on<three_way_tile_state>(split_tiles, split_status.get(), split_status.size(),
+                                                            "choose_pivots");
     pivots_at_marked_tiles<T, Chooser><<<tiles, three_way_pivot_threads, 0, round.stream>>>(
         round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
-        round.n);
+        round.n, status, split_tiles);
     backend::check_launch("choose_pivots (by marked tiles)");
 }
 
@@ -371,13 +390,24 @@ void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& ch
     backend::check_launch("count_three_ways (count by tiles)");
 }
 
-/// The split pass: round.from split into round.to.
-template <class T> void three_way_split_by_tiles(const three_way_round<T>& round) {
-    const int num_tiles = int((std::size_t(round.n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
-    const tile_state<three_way_tile_state> status(num_tiles, round.stream, "split_three_ways");
+/// The split pass: round.from split into round.to. Its look-back status is
+/// the one choose_pivots initialised in `chosen`; without one (the pivots
+/// chosen by the count pass, or none chosen since the last split) it is
+/// made and initialised here.
+template <class T> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch& chosen) {
+    const int num_tiles = three_way_tiles_of<T>(round.n);
+    const std::size_t bytes = tile_state_bytes<three_way_tile_state>(num_tiles, "split_three_ways");
+    std::optional<tile_state<three_way_tile_state>> fresh;
+    three_way_tile_state tiles;
+    if (chosen.get() && chosen.size() == bytes) {
+        tiles = tile_state_on<three_way_tile_state>(num_tiles, chosen.get(), bytes, "split_three_ways");
+    } else {
+        fresh.emplace(num_tiles, round.stream, "split_three_ways");
+        tiles = fresh->tiles;
+    }
     backend::fill_zero(round.block_sort_queue, 2 * sizeof(std::uint32_t), round.stream,
                        "split_three_ways (block-sort queues)");
-    three_way_split_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, status.tiles);
+    three_way_split_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, tiles);
     backend::check_launch("split_three_ways (split by tiles)");
 }
 
@@ -445,7 +475,7 @@ template <class T> struct three_way_tiles {
         const std::size_t n = segs.size();
         if (n < 2) return;  // no segment of two
         if (!fits(n)) return generic::choose_pivots(segs, chooser);
-        pivots_by_tiles(round_of(segs), chooser);  // the split marked the tiles with heads
+        pivots_by_tiles(round_of(segs), chooser, three_way_access::book(segs).split_status);  // the split marked the tiles with heads
     }
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
@@ -483,7 +513,8 @@ template <class T> struct three_way_tiles {
         three_way_round<T> round = round_of(segs.keys, segs.start, segs.length, out.pivot, book);
         round.from.totals = totals.data();
         round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
-        three_way_split_by_tiles(round);
+        const runtime::scratch chosen = std::move(book.split_status);  // this split's only: freed after its pass
+        three_way_split_by_tiles(round, chosen);
         ++book.splits;
         book.keys_two_splits_ago = std::move(segs.keys);
         book.start_two_splits_ago = std::move(segs.start);
