@@ -9,6 +9,7 @@
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
+#     PROFILE_PROGRAMS (default "quicksort split radix_sort"), PROFILE_LOG2: their size (default 24)
 #   dist: the distributed layer's tests (ranks share the GPUs when there are
 #     fewer: MPI engine; one GPU each: NCCL), then scanvec_dist_bench on 1, 2,
 #     4, 8 ranks up to the GPU count, sizes DIST_SIZES (default 28,30,31), and
@@ -201,12 +202,12 @@ if [ "$what" = dist ]; then
   fi
 fi
 if [ "$what" = all ] || [ "$what" = profile ]; then
-  for program in quicksort split radix_sort; do
+  for program in ${PROFILE_PROGRAMS:-quicksort split radix_sort}; do
     bin=build/cuda/bench/scanvec_profile
     [ -x "$bin" ] || break
-    "$bin" "$program" 24 | tee -a "$out/profile-timing.txt"
+    "$bin" "$program" "${PROFILE_LOG2:-24}" | tee -a "$out/profile-timing.txt"
     ncu --clock-control none --cache-control none --profile-from-start off --csv --print-units base \
-        --metrics gpu__time_duration.sum "$bin" "$program" 24 > "$out/ncu-$program.csv" 2> "$out/ncu-$program.err"
+        --metrics gpu__time_duration.sum "$bin" "$program" "${PROFILE_LOG2:-24}" > "$out/ncu-$program.csv" 2> "$out/ncu-$program.err"
     python3 bench/kernel_times.py "$out/ncu-$program.csv" > "$out/profile-$program.txt" 2>&1
     head -12 "$out/profile-$program.txt"
     summary+=("profile $program: $(tail -1 "$out/profile-timing.txt")")
