@@ -47,7 +47,7 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     pivoted_segments() = default;
     /// One segment: the whole of keys. (pivot starts zeroed: a finished segment's
     /// head is compared with it, unchosen, and any answer leaves it in place.)
-    /// Waits for the device: its few words of set-up are copied from the host.
+    /// Does not wait for the device: its set-up is queued on the stream.
     explicit pivoted_segments(vector<T> k)
         : keys(std::move(k)), start(keys.size(), Pos(0)), length(keys.size(), no_init), pivot(keys.size()) {
         detail::three_way_impl<T, Pos>::begin(*this);

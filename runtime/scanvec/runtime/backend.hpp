@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,24 @@ inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream
 }
 inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t s, const char* op) {
     if (bytes) check(cudaMemsetAsync(dst, byte, bytes, s), op);
+}
+
+template <std::size_t N> struct small_bytes {
+    unsigned char b[N];
+};
+template <std::size_t N> __global__ void store_small_bytes(unsigned char* dst, small_bytes<N> v) {
+    for (std::size_t i = threadIdx.x; i < N; i += blockDim.x) dst[i] = v.b[i];
+}
+/// *dst <- value, queued on s: the value travels as a kernel's argument, so
+/// the host goes on at once (a copy from pageable memory may wait for the
+/// stream) and may reuse value. For the set-up words of the library's own
+/// arrays, read by kernels on the same stream.
+template <class T> void write_small(T* dst, const T& value, stream_t s, const char* op) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, "write_small: a few bytes of plain data");
+    small_bytes<sizeof(T)> v;
+    std::memcpy(v.b, &value, sizeof(T));
+    store_small_bytes<sizeof(T)><<<1, 32, 0, s>>>(reinterpret_cast<unsigned char*>(dst), v);
+    check_launch(op);
 }
 /// Waits for all work on the current device (every stream).
 inline void synchronize_device(const char* op) { check(cudaDeviceSynchronize(), op); }
@@ -292,6 +311,10 @@ inline void copy_on_device(void* dst, const void* src, std::size_t bytes, stream
 }
 inline void fill_bytes(void* dst, int byte, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memset(dst, byte, bytes);
+}
+template <class T> void write_small(T* dst, const T& value, stream_t, const char*) {
+    static_assert(std::is_trivially_copyable_v<T>, "write_small: plain data");
+    std::memcpy(dst, &value, sizeof(T));
 }
 inline void synchronize(stream_t, const char*) {}
 inline void synchronize_device(const char*) {}

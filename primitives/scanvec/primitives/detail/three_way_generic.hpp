@@ -248,8 +248,7 @@ template <class T, class Pos> struct three_way_generic {
     static void begin(segments& segs) {
         three_way_access::book(segs).counts = vector<typename counts::word>(segs.size(), no_init);
         if (segs.size() == 0) return;
-        const Pos n = Pos(segs.size());
-        backend::copy_to_device(segs.length.data(), &n, sizeof(Pos), "pivoted_segments (length)");
+        backend::write_small(segs.length.data(), Pos(segs.size()), current_stream(), "pivoted_segments (length)");
     }
 
     static device_value<index_t> no_descents(stream_t s) {

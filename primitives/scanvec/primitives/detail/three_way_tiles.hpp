@@ -448,27 +448,30 @@ template <class T> struct three_way_tiles {
         return round_of(segs.keys, segs.start, segs.length, segs.pivot, three_way_access::book(segs));
     }
 
+    /// The set-up is queued (fills and words written by small launches): no wait.
     static void begin(segments& segs) {
         generic::begin(segs);
         const std::size_t n = segs.size();
         if (n == 0) return;
         auto& book = three_way_access::book(segs);
-        const std::uint64_t zero = 0;  // the count pass adds into the totals at heads
-        backend::copy_to_device(book.counts.data(), &zero, sizeof zero, "pivoted_segments (counts)");
+        const stream_t s = current_stream();
+        // the count pass adds into the totals at heads
+        backend::fill_zero(book.counts.data(), sizeof(std::uint64_t), s, "pivoted_segments (counts)");
         if (n < 2 || !fits(n)) return;
         // no split has marked any tile yet (~0); "split 0" left one head, at 0
         const std::size_t tile_keys = short_sort_shape<T>::tile_keys, tiles = (n + tile_keys - 1) / tile_keys;
-        std::vector<std::uint32_t> marks(2 * tiles, ~std::uint32_t(0));
-        marks[n > tile_keys] = book.splits;
-        book.tile_heads = vector<std::uint32_t>(marks);
-        // slots for the most segments longer than a tile a split can make, of either size
-        std::vector<std::uint32_t> queue(block_sort_queue_words(tiles), 0u);
+        book.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
+        backend::fill_bytes(book.tile_heads.data(), 0xFF, 2 * tiles * sizeof(std::uint32_t), s, "pivoted_segments (marks)");
+        backend::write_small(book.tile_heads.data() + (n > tile_keys), book.splits, s, "pivoted_segments (marks)");
+        // slots for the most segments longer than a tile a split can make, of either size (zeroed)
+        book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles));
         if (n > tile_keys && n <= block_sort_limit<T>)  // the one segment, at 0
-            queue[n > std::size_t(block_sort_small::keys)] = 1;
-        book.block_sort_queue = vector<std::uint32_t>(queue);
-        const std::size_t passes = three_way_tile_shape<T>::size;
-        book.finished =
-            vector<std::uint32_t>(std::vector<std::uint32_t>((n + passes - 1) / passes, three_way_never_finished));
+            backend::write_small(book.block_sort_queue.data() + (n > std::size_t(block_sort_small::keys)), std::uint32_t(1), s,
+                                 "pivoted_segments (block-sort queue)");
+        const std::size_t passes = three_way_tile_shape<T>::size, words = (n + passes - 1) / passes;
+        static_assert(three_way_never_finished == ~std::uint32_t(0), "never finished: every byte 0xFF");
+        book.finished = vector<std::uint32_t>(words, no_init);
+        backend::fill_bytes(book.finished.data(), 0xFF, words * sizeof(std::uint32_t), s, "pivoted_segments (finished)");
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
