@@ -501,6 +501,7 @@ void bench_back_permute(suite& s, std::size_t n);
 void bench_split(suite& s, std::size_t n);
 void bench_sort(suite& s, std::size_t n);
 void bench_sort64(suite& s, std::size_t n);
+void bench_quicksort_inputs(suite& s, std::size_t n);  // sorts.cpp: ordered, repetitive, other key types
 void bench_sort_keys(suite& s, std::size_t n);  // sorts.cpp: float and double keys, {key, value} records
 void bench_nested(suite& s, std::size_t n);
 void bench_write(suite& s, std::size_t n);     // programs.cpp: sv::write, sv::combining_write

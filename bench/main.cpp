@@ -56,7 +56,7 @@ std::string range_label(const std::vector<std::size_t>& v) {
     std::puts(
         "scanvec_bench [--out DIR] [--quick] [--sizes 16,20,24,28] [--growth 10,12,...|none]\n"
         "              [--nested 26] [--keys64 24] [--only FAMILY,...]\n"
-        "families: map scan reduce histogram segmented_scan permute back_permute split sort sortkeys sort64 nested write programs streams calls growth\n"
+        "families: map scan reduce histogram segmented_scan permute back_permute split sort sortkeys sort64 quicksort nested write programs streams calls growth\n"
         "sizes are exponents of two (or lengths, when 48 or more)");
     std::exit(rc);
 }
@@ -227,6 +227,10 @@ int main(int argc, char** argv) try {
     }
     if (opt.wants("sort64")) {
         for (std::size_t n : opt.keys64_sizes) failures += run(s, "sort64", n, [&] { bench_sort64(s, n); });
+        save(s);
+    }
+    if (opt.wants("quicksort")) {  // at the 64-bit keys' sizes: the uint64 row is one of them
+        for (std::size_t n : opt.keys64_sizes) failures += run(s, "quicksort", n, [&] { bench_quicksort_inputs(s, n); });
         save(s);
     }
     if (opt.wants("nested") && opt.nested_n) {

@@ -55,6 +55,7 @@ std::string short_type(const std::string& t) {
 std::string short_impl(const row& r) {
     std::string s = r.impl.rfind("sv::", 0) == 0 ? r.impl.substr(4) : r.impl;
     if (r.family == "nested") s = "nested scan, " + r.input;
+    if (r.family == "quicksort") s += ", " + r.input;  // the inputs family: one row per input
     return s;
 }
 
@@ -80,6 +81,7 @@ struct target {
     const char* input;   // "" for any
     const char* versus;  // an alternative's short name, "memcpy", or "split" (one split of the same keys)
     std::vector<std::pair<int, double>> goals;  // log2 size -> goal
+    const char* type = "int32";                 // the rows' key type (nested rows: any)
 };
 
 const std::vector<target>& targets() {
@@ -98,7 +100,14 @@ const std::vector<target>& targets() {
         {"split_radix_sort / one split", "sort", "sv::split_radix_sort", "", "split", {{24, 34}, {28, 34}}},
         {"split_radix_sort / cub radix", "sort", "sv::split_radix_sort", "", "cub radix sort", {{24, 0}, {28, 0}}},
         {"radix_sort / cub radix", "sort", "sv::radix_sort", "", "cub radix sort", {{24, 0}, {28, 0}}},
-        {"quicksort / cub radix", "sort", "sv::quicksort", "", "cub radix sort", {{24, 0}}},
+        {"quicksort / cub radix", "sort", "sv::quicksort", "", "cub radix sort", {{20, 5}, {24, 5}, {28, 5}}},
+        {"quicksort sorted / cub radix", "quicksort", "sv::quicksort", "sorted", "cub radix sort", {{24, 0}}},
+        {"quicksort reversed / cub radix", "quicksort", "sv::quicksort", "reversed", "cub radix sort", {{24, 5}}},
+        {"quicksort organ pipe / cub radix", "quicksort", "sv::quicksort", "organ pipe", "cub radix sort", {{24, 5}}},
+        {"quicksort all equal / cub radix", "quicksort", "sv::quicksort", "all equal", "cub radix sort", {{24, 0}}},
+        {"quicksort 16 distinct / cub radix", "quicksort", "sv::quicksort", "16 distinct", "cub radix sort", {{24, 0}}},
+        {"quicksort float normal / cub radix", "quicksort", "sv::quicksort", "normal", "cub radix sort", {{24, 8}}, "float32"},
+        {"quicksort u64 / cub radix", "quicksort", "sv::quicksort", "random keys", "cub radix sort", {{24, 8}}, "uint64"},
         {"nested len 1 / flat scan", "nested", "sv::scan(a, segments)", "len 1", "flat sv::scan", {{26, 1.5}}},
         {"nested len 32 / flat scan", "nested", "sv::scan(a, segments)", "len 32", "flat sv::scan", {{26, 1.5}}},
         {"nested len 1000 / flat scan", "nested", "sv::scan(a, segments)", "len 1000", "flat sv::scan", {{26, 1.5}}},
@@ -110,7 +119,7 @@ const std::vector<target>& targets() {
 
 bool matches(const row& r, const target& t) {
     return r.family == t.family && r.impl == t.impl && (!*t.input || r.input == t.input) &&
-           (r.type == "int32" || r.family == "nested");
+           (r.type == t.type || r.family == "nested");
 }
 
 /// The ratio a target measures on row r, and a note.
@@ -149,7 +158,7 @@ void write_targets(std::ostream& md, const environment& env, const std::vector<r
     for (const target& t : targets()) {
         // its rows at the target's sizes; when none of those was run, at the largest size run
         const std::string versus = versus_on(t, gpu);
-        if (!shown.insert(std::string(t.family) + "|" + t.impl + "|" + t.input + "|" + versus).second) continue;
+        if (!shown.insert(std::string(t.family) + "|" + t.impl + "|" + t.input + "|" + t.type + "|" + versus).second) continue;
         const bool by_alt = versus != "memcpy" && versus != "split";
         std::vector<std::pair<const row*, double>> hits;
         const row* largest = nullptr;

@@ -6,11 +6,15 @@
 // quicksort) against cub::DeviceRadixSort::SortKeys and thrust::sort, or
 // std::sort on the host. The algorithms are guarded by __has_include, so the
 // benchmark builds before they exist (and SCANVEC_BENCH_SKIP leaves one out);
-// each reports its model steps (sv::trace), quicksort its rounds.
+// each reports its model steps (sv::trace), quicksort its rounds. The family
+// quicksort: quicksort on ordered and repetitive int32 keys, normal floats and
+// uint64 keys, against CUB's radix sort of the same keys.
 #include "harness.hpp"
 
 #include <scanvec/algorithms/split.hpp>
 #include <scanvec/primitives/elementwise.hpp>
+
+#include <cmath>
 
 #if __has_include(<scanvec/algorithms/split_radix_sort.hpp>) && !defined(SCANVEC_BENCH_SKIP_SPLIT_RADIX_SORT)
 #  include <scanvec/algorithms/split_radix_sort.hpp>
@@ -72,6 +76,71 @@ template <class V, class = void> struct has_rounds : std::false_type {};
 template <class V>
 struct has_rounds<V, std::void_t<decltype(sv::quicksort(std::declval<const V&>(), std::declval<int*>()))>>
     : std::true_type {};
+
+/// The sv::quicksort row of a configuration, its rounds and model steps as the note.
+template <class K> void quicksort_call(config& c, const sv::vector<K>& keys, const sv::vector<K>& want) {
+    c.scanvec_call("sv::quicksort",
+                   [&](std::string& note) {
+                       int rounds = -1;
+                       auto sort = [&](const auto& k) {
+                           if constexpr (has_rounds<sv::vector<K>>::value) return sv::quicksort(k, &rounds);
+                           else return sv::quicksort(k);
+                       };
+                       std::string wrong = check_sort<K>(sort, keys, want, note);
+                       if (rounds >= 0) note = "rounds " + std::to_string(rounds) + "; " + note;
+                       return wrong;
+                   },
+                   [&] { auto r = sv::quicksort(keys); });
+}
+
+/// Issue 23's harder inputs for quicksort (int32 unless named): ordered,
+/// repetitive, and keys of other types.
+struct sorted_key {
+    SCANVEC_HD int operator()(std::int64_t i) const { return int(i); }
+};
+struct reversed_key {
+    std::int64_t n;
+    SCANVEC_HD int operator()(std::int64_t i) const { return int(n - 1 - i); }
+};
+struct organ_pipe_key {  // rising to the middle, then falling
+    std::int64_t n;
+    SCANVEC_HD int operator()(std::int64_t i) const { return int(i < n / 2 ? i : n - 1 - i); }
+};
+struct equal_key {
+    SCANVEC_HD int operator()(std::int64_t) const { return 7; }
+};
+struct few_distinct_key {  // 16 values
+    std::uint64_t seed;
+    SCANVEC_HD int operator()(std::int64_t i) const { return int(mix64(std::uint64_t(i) + seed) & 15); }
+};
+struct normal_float {  // standard normal, by Box and Muller from 24 + 24 random bits
+    std::uint64_t seed;
+    SCANVEC_HD float operator()(std::int64_t i) const {
+        const std::uint64_t r = mix64(std::uint64_t(i) * 2 + 1 + seed);
+        const double u1 = (double(r >> 40) + 0.5) * (1.0 / 16777216.0);  // in (0, 1): its log is finite
+        const double u2 = double(r & 0xffffff) * (1.0 / 16777216.0);
+        return float(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+    }
+};
+
+/// quicksort of the keys against CUB's radix sort of the same keys (std::sort on the host).
+template <class K> void quicksort_of(suite& s, const char* input, const sv::vector<K>& keys) {
+    const std::size_t n = keys.size();
+    config c(s, "quicksort", input, type_name<K>(), n);
+    c.keys(n * sizeof(K));
+    sv::vector<K> want(n, sv::no_init);
+#if defined(SCANVEC_BACKEND_CUDA)
+    cub_call radix([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), want.data(), int(n));
+    });
+    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
+#else
+    c.alternative("std::sort", "std::sort", [&] { std::sort(want.data(), want.data() + n); },
+                  [&] { restore(want, keys); });
+#endif
+    quicksort_call(c, keys, want);
+    c.finish();
+}
 #endif
 
 template <class K> void sorts_of(suite& s, const char* family, std::size_t n, bool with_quicksort) {
@@ -112,19 +181,7 @@ template <class K> void sorts_of(suite& s, const char* family, std::size_t n, bo
                    [&] { auto r = sv::radix_sort(keys); });
 #endif
 #if defined(BENCH_HAS_QUICKSORT)
-    if (with_quicksort)
-        c.scanvec_call("sv::quicksort",
-                       [&](std::string& note) {
-                           int rounds = -1;
-                           auto sort = [&](const auto& k) {
-                               if constexpr (has_rounds<sv::vector<K>>::value) return sv::quicksort(k, &rounds);
-                               else return sv::quicksort(k);
-                           };
-                           std::string wrong = check_sort<K>(sort, keys, want, note);
-                           if (rounds >= 0) note = "rounds " + std::to_string(rounds) + "; " + note;
-                           return wrong;
-                       },
-                       [&] { auto r = sv::quicksort(keys); });
+    if (with_quicksort) quicksort_call(c, keys, want);
 #else
     (void)with_quicksort;
 #endif
@@ -247,6 +304,21 @@ void bench_sort_keys(suite& s, std::size_t n) {
     float_sort_of<float>(s, n);
     float_sort_of<double>(s, n);
     records_of(s, n);
+#else
+    (void)s, (void)n;
+#endif
+}
+
+void bench_quicksort_inputs(suite& s, std::size_t n) {
+#if defined(BENCH_HAS_QUICKSORT)
+    const auto m = std::int64_t(n);
+    quicksort_of(s, "sorted", tabulate<int>(n, sorted_key{}));
+    quicksort_of(s, "reversed", tabulate<int>(n, reversed_key{m}));
+    quicksort_of(s, "organ pipe", tabulate<int>(n, organ_pipe_key{m}));
+    quicksort_of(s, "all equal", tabulate<int>(n, equal_key{}));
+    quicksort_of(s, "16 distinct", tabulate<int>(n, few_distinct_key{5}));
+    quicksort_of(s, "normal", tabulate<float>(n, normal_float{6}));
+    quicksort_of(s, "random keys", random_keys<std::uint64_t>(n));
 #else
     (void)s, (void)n;
 #endif
