@@ -22,6 +22,7 @@
 
 #include <cub/block/block_radix_sort.cuh>
 
+#include <algorithm>
 #include <cstdint>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
@@ -73,12 +74,12 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
     }
 }
 
-/// One size's queue: a few blocks an SM loop over it (its count is known on the device only).
+/// One size's queue of segments longer than `shortest` - 1 keys: a few blocks an SM loop over it
+/// (its count is known on the device only), no more blocks than n positions hold such segments.
 template <class T, class Shape>
 void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
-                     const std::uint32_t* heads, std::size_t slots, stream_t s) {
-    constexpr std::size_t most = Shape::most_blocks;
-    const int blocks = int(slots < most ? slots : most);
+                     const std::uint32_t* heads, std::size_t slots, std::size_t n, std::size_t shortest, stream_t s) {
+    const std::size_t blocks = std::min({slots, Shape::most_blocks, n / shortest});
     if (blocks == 0) return;
     constexpr int bytes = int(sizeof(typename block_sort_of<Shape>::TempStorage));
     static const bool sized = [] {  // past the 48 KB a launch gets unasked
@@ -87,7 +88,7 @@ void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length,
         return true;
     }();
     (void)sized;
-    block_sort_segments<T, Shape><<<blocks, Shape::threads, bytes, s>>>(keys, start, length, count, heads);
+    block_sort_segments<T, Shape><<<int(blocks), Shape::threads, bytes, s>>>(keys, start, length, count, heads);
     backend::check_launch("sort_short_segments (block sort of queued segments)");
 }
 
@@ -100,8 +101,10 @@ template <class T> void block_sort_queued(const three_way_round<T>& round) {
         const std::uint32_t* length = round.from.length;
         const std::uint32_t* queue = round.block_sort_queue;
         const std::size_t slots = round.queue_slots;
-        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, round.stream);
-        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, round.stream);
+        const std::size_t n = std::size_t(round.n), tile = std::size_t(short_sort_shape<T>::tile_keys);
+        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, n, tile + 1, round.stream);
+        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, n,
+                                             std::size_t(block_sort_small::keys) + 1, round.stream);
     }
 }
 
