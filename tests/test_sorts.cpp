@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -481,12 +482,13 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     // on CUDA a block owns the segments headed in its 2048 positions (1024 for
     // 8-byte keys) and sorts a window of twice that: segments of every length
     // up to the limit, crossing tile and window edges, after rounds of splits
-    // (32-bit integers on CUDA: a segment of 2049 to 16384 keys sorted whole by a block, of 512 or 1024 threads)
+    // (32-bit integers and floats on CUDA: a segment of 2049 to 16384 keys sorted whole by a block, of 512 or 1024 threads)
     for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 8192, 8193, 16384, 16385, 65539, 1000003})) {
         for (order o : {order::random, order::few, order::reversed}) {
             CAPTURE(name(o));
             check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1600 + n), true);
             check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 1700 + n), true);
+            check_three_way_rounds<float, std::uint32_t>(keys<float>(n, o, 1750 + n), true);
             check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 1800 + n), true);
             auto k = keys<std::int32_t>(n, o, 1900 + n);
             std::vector<ts::keyed> kv(n);
@@ -495,15 +497,18 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
         }
     }
     // the limits: what a block sorts on CUDA tiles (a tile's short segments;
-    // for 32-bit integers one whole segment), a thread's insertion sort in the
+    // for 32-bit integers and floats one whole segment), a thread's insertion sort in the
     // generic form; on the host a thread's std::sort of up to 2^14 keys, no tiles
     const bool cuda = std::string(sv::backend_name()) == "cuda";
     sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
     CHECK(segs.short_tile() == (cuda ? 2048u : 1u));
     CHECK(segs.short_limit() == (cuda ? 16384u : 16384u));
     sv::pivoted_segments<float> floats{sv::vector<float>(std::size_t(100))};
-    CHECK(floats.short_limit() == (cuda ? 2048u : 16384u));
-    CHECK(floats.short_tile() == (cuda ? floats.short_limit() : 1u));
+    CHECK(floats.short_limit() == 16384u);
+    CHECK(floats.short_tile() == (cuda ? 2048u : 1u));
+    sv::pivoted_segments<double> doubles{sv::vector<double>(std::size_t(100))};
+    CHECK(doubles.short_limit() == (cuda ? 1024u : 16384u));
+    CHECK(doubles.short_tile() == (cuda ? doubles.short_limit() : 1u));
     CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == (cuda ? 16u : 16384u));
 }
 
@@ -527,6 +532,34 @@ TEST_CASE_TEMPLATE("quicksort sorts like std::sort in O(log n) rounds", T, std::
 TEST_CASE_TEMPLATE("quicksort of other key types", T, std::uint32_t, std::int64_t, double) {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(100), std::size_t(65537)})
         for (order o : orders) check_quicksort<T>(n, o, 900 + n);
+}
+
+TEST_CASE_TEMPLATE("quicksort of floating keys with signed zeros and NaN", T, float, double) {
+    // -0 and +0 are equal keys (either order is sorted); NaN compares false
+    // with every key, so no order is promised with it, only that the sort ends
+    // and keeps every key. Sizes past a block sort (16384) and a short tile.
+    for (std::size_t n : test::sizes_upto_env({2, 100, 20011, 300007})) {
+        CAPTURE(n);
+        std::mt19937_64 rng(3100 + n);
+        std::vector<T> h(n);
+        for (auto& x : h) {
+            const auto r = rng() % 16;
+            x = r == 0 ? T(0) : r == 1 ? -T(0) : T(std::ldexp(double(std::int64_t(rng() % 2001) - 1000), -3));
+        }
+        REQUIRE(sv::quicksort(sv::vector<T>(h)).to_host() == sorted_copy(h));  // == : -0 equals +0
+        auto bits = [](std::vector<T> v) {  // the keys as bit patterns, sorted: the multiset
+            std::vector<std::uint64_t> b(v.size());
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                std::uint64_t u = 0;
+                std::memcpy(&u, &v[i], sizeof(T));
+                b[i] = u;
+            }
+            std::sort(b.begin(), b.end());
+            return b;
+        };
+        for (std::size_t i = 0; i < n; i += 7) h[i] = (i / 7) % 2 ? std::numeric_limits<T>::quiet_NaN() : -std::numeric_limits<T>::quiet_NaN();
+        CHECK(bits(sv::quicksort(sv::vector<T>(h)).to_host()) == bits(h));  // every key kept, NaN too
+    }
 }
 
 TEST_CASE("quicksort of described structs with their own operator<") {

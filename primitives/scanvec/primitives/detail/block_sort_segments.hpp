@@ -1,6 +1,7 @@
 // scanvec/primitives/detail/block_sort_segments.hpp - sort each middling segment whole in one block (CUDA).
 //
-// The base case's second tier, for 32-bit integer keys: a segment longer than
+// The base case's second tier, for 32-bit integer and float keys (those the
+// tiles sort by radix, short_sort_by_radix): a segment longer than
 // a short-sort tile but within block_sort_limit<T> keys is sorted by one block
 // (a radix sort of its keys' bits in shared memory) in the round after the
 // split that made it, instead of by the three or so more rounds of splits it

@@ -16,9 +16,9 @@
 // stays where it was. The block writes back only the owned segments, and
 // every key of them becomes a finished segment of one (start[i] = i).
 //
-// How the block sorts: 32-bit integer keys by radix, each (rank, key) packed
-// in one 64-bit word (12 bits of rank above the key's bits, the sign bit of a
-// signed key flipped so that unsigned order is the key's order): 44 bits in 11
+// How the block sorts: 32-bit integer and float keys by radix, each (rank,
+// key) packed in one 64-bit word (12 bits of rank above the key's bits, made
+// so that unsigned order is the key's order: radix_bits): 44 bits in 11
 // passes, faster than merging (docs/design/quicksort.md); other keys by a
 // merge sort of (rank, key) records with their operator<.
 //
@@ -48,12 +48,20 @@ template <class T> struct ranked_key {
     std::uint32_t rank;  // the window position of its segment's head, or its own
 };
 
-/// A 32-bit integer key's bits in unsigned order (a signed key's sign flipped), and back.
+/// A 32-bit key's bits in unsigned order, and back: an integer's with its sign
+/// flipped when signed; a float's with every bit flipped when negative, else
+/// the sign (-NaN < -inf < ... < -0 < +0 < ... < +inf < NaN).
 template <class T> __device__ std::uint32_t radix_bits(T key) {
-    return std::uint32_t(key) ^ (std::is_signed_v<T> ? 0x80000000u : 0u);
+    if constexpr (std::is_floating_point_v<T>) {
+        const std::uint32_t u = __float_as_uint(key);
+        return u ^ ((u >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+    } else {
+        return std::uint32_t(key) ^ (std::is_signed_v<T> ? 0x80000000u : 0u);
+    }
 }
 template <class T> __device__ T from_radix_bits(std::uint32_t bits) {
-    return T(bits ^ (std::is_signed_v<T> ? 0x80000000u : 0u));
+    if constexpr (std::is_floating_point_v<T>) return __uint_as_float(bits ^ ((bits >> 31) ? 0x80000000u : 0xFFFFFFFFu));
+    else return T(bits ^ (std::is_signed_v<T> ? 0x80000000u : 0u));
 }
 
 /// (rank, key) as one word whose unsigned order is by rank, then key.

@@ -54,10 +54,12 @@ template <class T> struct short_sort_shape {
     static constexpr int tile_keys = window / 2;
 };
 
-/// Keys the base case sorts by radix: 32-bit integers, whose order is their
-/// bits' (the sign flipped); faster than the merge sort, which sorts the others
-/// (floating point: -0 and +0, NaN) by their operator<.
-template <class T> constexpr bool short_sort_by_radix = std::is_integral_v<T> && sizeof(T) == 4;
+/// Keys the base case sorts by radix: 32-bit integers and floats, whose order
+/// is their bits' (radix_bits in short_sort_tiles.hpp); faster than the merge
+/// sort, which sorts the others by their operator<. A float's -0 sorts before
+/// its +0 (equal keys: any order is sorted), NaN to the ends of its segment.
+template <class T>
+constexpr bool short_sort_by_radix = (std::is_integral_v<T> && sizeof(T) == 4) || std::is_same_v<T, float>;
 
 /// The base case's second tier (detail/block_sort_segments.hpp): one block
 /// radix-sorts a whole segment of threads x 16 keys or fewer.
@@ -73,7 +75,7 @@ using block_sort_small = block_sort_shape<512>;   // 8192 keys: 33 KB of shared 
 using block_sort_large = block_sort_shape<1024>;  // 16384 keys: 67 KB (dynamic shared memory)
 
 /// The longest segment sort_short_segments sorts on CUDA tiles: a block's
-/// whole segment for 32-bit integers, else a short-sort tile.
+/// whole segment for keys sorted by radix, else a short-sort tile.
 template <class T>
 constexpr std::uint32_t block_sort_limit =
     short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
