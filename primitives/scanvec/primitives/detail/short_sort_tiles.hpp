@@ -72,9 +72,26 @@ template <class T> __device__ ranked_key<T> from_rank_key_word(std::uint64_t w) 
     return {from_radix_bits<T>(std::uint32_t(w)), std::uint32_t(w >> 32)};
 }
 
+/// The merge sort's key order: operator<, but for floating point the total
+/// order of their bits (as radix_bits): with NaN, operator< is no strict weak
+/// order, and a block merge sort's partitions then disagree and lose keys.
+template <class T> __device__ bool key_less(const T& a, const T& b) {
+    if constexpr (std::is_same_v<T, double>) {
+        const auto bits = [](double x) {
+            const std::uint64_t u = std::uint64_t(__double_as_longlong(x));
+            return u ^ ((u >> 63) ? ~std::uint64_t(0) : std::uint64_t(1) << 63);
+        };
+        return bits(a) < bits(b);
+    } else if constexpr (std::is_same_v<T, float>) {
+        return radix_bits(a) < radix_bits(b);
+    } else {
+        return a < b;
+    }
+}
+
 struct by_rank_then_key {
     template <class T> __device__ bool operator()(const ranked_key<T>& a, const ranked_key<T>& b) const {
-        return a.rank != b.rank ? a.rank < b.rank : a.key < b.key;
+        return a.rank != b.rank ? a.rank < b.rank : key_less(a.key, b.key);
     }
 };
 
