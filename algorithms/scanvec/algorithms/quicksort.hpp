@@ -7,6 +7,10 @@
 //                                         base case), calling on_round(round, keys, heads) after
 //                                         each (heads: a lazy vector of the new head flags)
 //
+// Floating keys: -0 and +0 are equal keys (either order is sorted); with NaN,
+// which compares false with every key, no order is promised, but every key is
+// kept and the sort ends.
+//
 // Every segment is split in the same round, so a round is a constant number of
 // primitive steps (the three-way split family, three_way_split.hpp) whatever
 // the number of segments, and the rounds are the depth of the recursion:
