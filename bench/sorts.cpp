@@ -70,6 +70,21 @@ template <class K, class Sort> std::string check_sort(Sort sort, const sv::vecto
     return same(r, want);
 }
 
+/// The reference sort of keys into want, timed as the configuration's
+/// alternative: CUB's radix sort (SortKeys), or std::sort on the host.
+template <class K> void sort_reference(config& c, const sv::vector<K>& keys, sv::vector<K>& want) {
+    const std::size_t n = keys.size();
+#if defined(SCANVEC_BACKEND_CUDA)
+    cub_call radix([&](void* t, std::size_t& b) {
+        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), want.data(), int(n));
+    });
+    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
+#else
+    c.alternative("std::sort", "std::sort", [&] { std::sort(want.data(), want.data() + n); },
+                  [&] { restore(want, keys); });
+#endif
+}
+
 #if defined(BENCH_HAS_QUICKSORT)
 /// Whether sv::quicksort reports its rounds: sv::quicksort(a, &rounds).
 template <class V, class = void> struct has_rounds : std::false_type {};
@@ -129,15 +144,7 @@ template <class K> void quicksort_of(suite& s, const char* input, const sv::vect
     config c(s, "quicksort", input, type_name<K>(), n);
     c.keys(n * sizeof(K));
     sv::vector<K> want(n, sv::no_init);
-#if defined(SCANVEC_BACKEND_CUDA)
-    cub_call radix([&](void* t, std::size_t& b) {
-        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), want.data(), int(n));
-    });
-    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
-#else
-    c.alternative("std::sort", "std::sort", [&] { std::sort(want.data(), want.data() + n); },
-                  [&] { restore(want, keys); });
-#endif
+    sort_reference(c, keys, want);
     quicksort_call(c, keys, want);
     c.finish();
 }
@@ -203,15 +210,7 @@ template <class F> void float_sort_of(suite& s, std::size_t n) {
     config c(s, "sortkeys", "random signed keys", type_name<F>(), n);
     c.keys(n * sizeof(F));
     sv::vector<F> want(n, sv::no_init);
-#if defined(SCANVEC_BACKEND_CUDA)
-    cub_call radix([&](void* t, std::size_t& b) {
-        return cub::DeviceRadixSort::SortKeys(t, b, keys.data(), want.data(), int(n));
-    });
-    c.alternative("cub::DeviceRadixSort::SortKeys", "cub radix sort", [&] { radix(); });
-#else
-    c.alternative("std::sort", "std::sort", [&] { std::sort(want.data(), want.data() + n); },
-                  [&] { restore(want, keys); });
-#endif
+    sort_reference(c, keys, want);
     c.scanvec_call("sv::radix_sort",
                    [&](std::string& note) {
                        return check_sort<F>([](const auto& k) { return sv::radix_sort(k); }, keys, want, note);
