@@ -83,8 +83,8 @@ struct ninther {
     /// x <- the keys at one position in each of the strata g, g + Stride, ...,
     /// g + 8 Stride of 9 Stride equal parts of the segment, drawn by the hash h:
     /// start + floor(len * (stratum + r / 128) / (9 Stride)), r from 7 bits of h.
-    /// Integers over a divisor known at compile time: one thread computes all
-    /// 81 positions, and double divisions made the pivot kernel as slow as the split.
+    /// In integers over a divisor known at compile time, no division at run
+    /// time: one thread computes all 81 positions (docs/design/quicksort.md).
     /// Exact while len * 9 * Stride * 128 < 2^64 (len < 2^50).
     template <int Stride, class T, class Keys, class Pos>
     SCANVEC_HD static void load_nine(const Keys& keys, Pos start, Pos len, std::uint64_t h, int g, T (&x)[9]) {
