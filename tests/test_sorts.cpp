@@ -482,14 +482,15 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     // on CUDA a block owns the segments headed in its 2048 positions (1024 for
     // 8-byte keys) and sorts a window of twice that: segments of every length
     // up to the limit, crossing tile and window edges, after rounds of splits
-    // (32-bit integers and floats on CUDA: a segment of 2049 to 16384 keys sorted whole by a block, of 512 or 1024 threads)
-    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 2047, 2048, 2049, 4097, 8192, 8193, 16384, 16385, 65539, 1000003})) {
+    // (on CUDA a segment of up to 16384 4-byte keys, 8192 8-byte keys, sorted whole by a block, of 512 or 1024 threads)
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 16, 17, 1025, 2047, 2048, 2049, 4096, 4097, 8192, 8193, 16384, 16385, 65539, 1000003})) {
         for (order o : {order::random, order::few, order::reversed}) {
             CAPTURE(name(o));
             check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 1600 + n), true);
             check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 1700 + n), true);
             check_three_way_rounds<float, std::uint32_t>(keys<float>(n, o, 1750 + n), true);
             check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 1800 + n), true);
+            check_three_way_rounds<std::int64_t, std::uint32_t>(keys<std::int64_t>(n, o, 1850 + n), true);
             auto k = keys<std::int32_t>(n, o, 1900 + n);
             std::vector<ts::keyed> kv(n);
             for (std::size_t i = 0; i < n; ++i) kv[i] = {k[i] % 5, int(i)};  // equal keys: the ids show stability
@@ -497,7 +498,7 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
         }
     }
     // the limits: what a block sorts on CUDA tiles (a tile's short segments;
-    // for 32-bit integers and floats one whole segment), a thread's insertion sort in the
+    // for integers and floating keys one whole segment), a thread's insertion sort in the
     // generic form; on the host a thread's std::sort of up to 2^14 keys, no tiles
     const bool cuda = std::string(sv::backend_name()) == "cuda";
     sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(std::size_t(100))};
@@ -507,8 +508,8 @@ TEST_CASE("sort_short_segments: short segments of tiles without a long one sorte
     CHECK(floats.short_limit() == 16384u);
     CHECK(floats.short_tile() == (cuda ? 2048u : 1u));
     sv::pivoted_segments<double> doubles{sv::vector<double>(std::size_t(100))};
-    CHECK(doubles.short_limit() == (cuda ? 1024u : 16384u));
-    CHECK(doubles.short_tile() == (cuda ? doubles.short_limit() : 1u));
+    CHECK(doubles.short_limit() == (cuda ? 8192u : 16384u));
+    CHECK(doubles.short_tile() == (cuda ? 1024u : 1u));
     CHECK(sv::pivoted_segments<ts::keyed>{sv::vector<ts::keyed>(std::size_t(100))}.short_limit() == (cuda ? 16u : 16384u));
 }
 

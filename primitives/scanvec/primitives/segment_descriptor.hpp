@@ -243,17 +243,12 @@ public:
             // Marks <- k at the start of each non-empty segment k; Ids <- max-scan(Marks).
             // Queued: empty segments need no list of their own (and no count read back).
             const std::size_t n = total();
+#if defined(SCANVEC_BACKEND_CUDA)
+            // One launch: each element searches the offsets.
+            if (n <= detail::segment_ids_policy::search_max) return materialize(lazy_ids());
+#endif
             vector<index_t> r(n, no_init);
             if (n == 0) return r;
-#if defined(SCANVEC_BACKEND_CUDA)
-            if (n <= detail::segment_ids_policy::search_max) {  // one launch: each element searches the offsets
-                thrust::transform(detail::policy(), thrust::counting_iterator<index_t>(0),
-                                  thrust::counting_iterator<index_t>(index_t(n)), r.begin(),
-                                  detail::segment_of_position{st().offsets.data(), index_t(count())});
-                backend::check_launch("segments::ids");
-                return r;
-            }
-#endif
             vector<index_t> marks(n);
             thrust::for_each_n(detail::policy(), thrust::counting_iterator<index_t>(0), count(),
                                detail::mark_segment_number{st().offsets.data(), marks.data()});

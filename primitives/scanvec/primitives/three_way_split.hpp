@@ -59,7 +59,7 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     std::size_t short_limit() const { return detail::three_way_impl<T, Pos>::short_limit(size()); }
     /// The tiles of sort_short_segments' waiting rule: a segment of at most
     /// this many keys is sorted with the others headed in its tile of as many
-    /// positions. Below short_limit() (32-bit integer and float keys on CUDA tiles) the
+    /// positions. Below short_limit() (integer and floating keys of 4 and 8 bytes on CUDA tiles) the
     /// longer short segments are sorted whole, a block each.
     std::size_t short_tile() const { return detail::three_way_impl<T, Pos>::short_tile(size()); }
 
@@ -84,7 +84,7 @@ template <class T, class Pos, class Chooser> void choose_pivots(pivoted_segments
 /// the segments of at most W keys sorted are those headed in a tile where the
 /// last split left no head of a segment longer than W (such a tile waits, its
 /// short segments splitting on, so that each key is sorted once); those of W
-/// to L keys (L > W for 32-bit integer and float keys on CUDA tiles) are all sorted.
+/// to L keys (L > W for integer and floating keys of 4 and 8 bytes on CUDA tiles) are all sorted.
 /// Longer segments are left as they are.
 /// Model: 1 step, each short segment sorted by one thread (on CUDA tiles one
 /// block); O(n) work besides the sorts. Waits for the device once in the generic

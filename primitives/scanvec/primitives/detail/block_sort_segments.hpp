@@ -1,12 +1,12 @@
 // scanvec/primitives/detail/block_sort_segments.hpp - sort each middling segment whole in one block (CUDA).
 //
-// The base case's second tier, for 32-bit integer and float keys (those the
-// tiles sort by radix, short_sort_by_radix): a segment longer than
+// The base case's second tier, for keys whose bits sort as they do (4- and
+// 8-byte integers, float and double: block_sort_by_radix): a segment longer than
 // a short-sort tile but within block_sort_limit<T> keys is sorted by one block
 // (a radix sort of its keys' bits in shared memory) in the round after the
 // split that made it, instead of by the three or so more rounds of splits it
 // would take to fall under the tile's limit. Two block sizes
-// (block_sort_small and block_sort_large in three_way_policy.hpp), the larger
+// (block_sort_small<T> and block_sort_large<T> in three_way_policy.hpp), the larger
 // with its shared memory dynamic (past the static 48 KB). The split queues
 // such segments' heads as it makes them, one queue per size: queue[0] and
 // queue[1] count them, each has `slots` places after those two words. A
@@ -28,8 +28,8 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
-/// The block radix sort of a block_sort_shape (three_way_policy.hpp).
-template <class Shape> using block_sort_of = cub::BlockRadixSort<std::uint32_t, Shape::threads, Shape::items>;
+/// The block radix sort of T's radix words in a block_sort_shape (three_way_policy.hpp).
+template <class T, class Shape> using block_sort_of = cub::BlockRadixSort<radix_word_t<T>, Shape::threads, Shape::items>;
 
 /// The queue words for `slots` segments of each size.
 constexpr std::size_t block_sort_queue_words(std::size_t slots) { return 2 + 2 * slots; }
@@ -40,7 +40,7 @@ constexpr std::size_t block_sort_queue_slots(std::size_t words) { return (words 
 template <class T>
 __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std::uint32_t head, std::uint32_t len) {
     if (len <= std::uint32_t(short_sort_shape<T>::tile_keys) || len > block_sort_limit<T>) return;
-    const int large = len > std::uint32_t(block_sort_small::keys);
+    const int large = len > std::uint32_t(block_sort_small<T>::keys);
     const std::uint32_t slot = atomicAdd(queue + large, 1u);
     if (slot < slots) queue[2 + large * slots + slot] = head;
 }
@@ -50,20 +50,20 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
     block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                         const std::uint32_t* heads) {
     constexpr int threads = Shape::threads, items = Shape::items;
-    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_of<Shape>::TempStorage)
-    auto& smem = *reinterpret_cast<typename block_sort_of<Shape>::TempStorage*>(block_sort_memory);
+    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_of<T, Shape>::TempStorage)
+    auto& smem = *reinterpret_cast<typename block_sort_of<T, Shape>::TempStorage*>(block_sort_memory);
     const std::uint32_t segments = *count;
     for (std::uint32_t b = blockIdx.x; b < segments; b += gridDim.x) {
         const std::uint32_t s = heads[b], len = length[s];
         // striped loads (coalesced; a sort's input order is free), the end
         // padded with the greatest bits, which sort last
-        std::uint32_t bits[items];
+        radix_word_t<T> bits[items];
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
-            bits[k] = j < len ? radix_bits(keys[s + j]) : ~std::uint32_t(0);
+            bits[k] = j < len ? radix_bits(keys[s + j]) : ~radix_word_t<T>(0);
         }
-        block_sort_of<Shape>(smem).SortBlockedToStriped(bits);
+        block_sort_of<T, Shape>(smem).SortBlockedToStriped(bits);
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
@@ -82,7 +82,7 @@ void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length,
                      const std::uint32_t* heads, std::size_t slots, std::size_t n, std::size_t shortest, stream_t s) {
     const std::size_t blocks = std::min({slots, Shape::most_blocks, n / shortest});
     if (blocks == 0) return;
-    constexpr int bytes = int(sizeof(typename block_sort_of<Shape>::TempStorage));
+    constexpr int bytes = int(sizeof(typename block_sort_of<T, Shape>::TempStorage));
     static const bool sized = [] {  // past the 48 KB a launch gets unasked
         backend::check(cudaFuncSetAttribute(block_sort_segments<T, Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                        "sort_short_segments (block sort's shared memory)");
@@ -96,16 +96,16 @@ void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length,
 /// Sorts the segments of round.from queued by the last split
 /// (round.block_sort_queue: block_sort_queue_words(round.queue_slots) words).
 template <class T> void block_sort_queued(const three_way_round<T>& round) {
-    if constexpr (short_sort_by_radix<T>) {
+    if constexpr (block_sort_by_radix<T>) {
         T* keys = round.from.keys;
         std::uint32_t* start = round.from.start;
         const std::uint32_t* length = round.from.length;
         const std::uint32_t* queue = round.block_sort_queue;
         const std::size_t slots = round.queue_slots;
         const std::size_t n = std::size_t(round.n), tile = std::size_t(short_sort_shape<T>::tile_keys);
-        block_sort_tier<T, block_sort_small>(keys, start, length, queue, queue + 2, slots, n, tile + 1, round.stream);
-        block_sort_tier<T, block_sort_large>(keys, start, length, queue + 1, queue + 2 + slots, slots, n,
-                                             std::size_t(block_sort_small::keys) + 1, round.stream);
+        block_sort_tier<T, block_sort_small<T>>(keys, start, length, queue, queue + 2, slots, n, tile + 1, round.stream);
+        block_sort_tier<T, block_sort_large<T>>(keys, start, length, queue + 1, queue + 2 + slots, slots, n,
+                                             std::size_t(block_sort_small<T>::keys) + 1, round.stream);
     }
 }
 

@@ -48,24 +48,39 @@ template <class T> struct ranked_key {
     std::uint32_t rank;  // the window position of its segment's head, or its own
 };
 
-/// A 32-bit key's bits in unsigned order, and back: an integer's with its sign
-/// flipped when signed; a float's with every bit flipped when negative, else
-/// the sign (-NaN < -inf < ... < -0 < +0 < ... < +inf < NaN).
-template <class T> __device__ std::uint32_t radix_bits(T key) {
+/// The unsigned word of a key's radix bits: as wide as the key (4 or 8 bytes).
+template <class T> using radix_word_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+
+/// A key's bits in unsigned order, and back: an integer's with its sign
+/// flipped when signed; a float's or double's with every bit flipped when
+/// negative, else the sign (-NaN < -inf < ... < -0 < +0 < ... < +inf < NaN).
+template <class T> __device__ radix_word_t<T> radix_bits(T key) {
+    using W = radix_word_t<T>;
+    constexpr W top = W(1) << (8 * sizeof(W) - 1);
     if constexpr (std::is_floating_point_v<T>) {
-        const std::uint32_t u = __float_as_uint(key);
-        return u ^ ((u >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+        W u;
+        if constexpr (sizeof(T) == 8) u = W(__double_as_longlong(key));
+        else u = __float_as_uint(key);
+        return u ^ ((u & top) ? ~W(0) : top);
     } else {
-        return std::uint32_t(key) ^ (std::is_signed_v<T> ? 0x80000000u : 0u);
+        return W(key) ^ (std::is_signed_v<T> ? top : W(0));
     }
 }
-template <class T> __device__ T from_radix_bits(std::uint32_t bits) {
-    if constexpr (std::is_floating_point_v<T>) return __uint_as_float(bits ^ ((bits >> 31) ? 0x80000000u : 0xFFFFFFFFu));
-    else return T(bits ^ (std::is_signed_v<T> ? 0x80000000u : 0u));
+template <class T> __device__ T from_radix_bits(radix_word_t<T> bits) {
+    using W = radix_word_t<T>;
+    constexpr W top = W(1) << (8 * sizeof(W) - 1);
+    if constexpr (std::is_floating_point_v<T>) {
+        const W u = bits ^ ((bits & top) ? top : ~W(0));
+        if constexpr (sizeof(T) == 8) return __longlong_as_double(static_cast<long long>(u));
+        else return __uint_as_float(u);
+    } else {
+        return T(bits ^ (std::is_signed_v<T> ? top : W(0)));
+    }
 }
 
 /// (rank, key) as one word whose unsigned order is by rank, then key.
 template <class T> __device__ std::uint64_t rank_key_word(std::uint32_t rank, T key) {
+    static_assert(sizeof(T) == 4, "a 32-bit key beside its rank");
     return std::uint64_t(rank) << 32 | radix_bits(key);
 }
 template <class T> __device__ ranked_key<T> from_rank_key_word(std::uint64_t w) {
@@ -76,17 +91,8 @@ template <class T> __device__ ranked_key<T> from_rank_key_word(std::uint64_t w) 
 /// order of their bits (as radix_bits): with NaN, operator< is no strict weak
 /// order, and a block merge sort's partitions then disagree and lose keys.
 template <class T> __device__ bool key_less(const T& a, const T& b) {
-    if constexpr (std::is_same_v<T, double>) {
-        const auto bits = [](double x) {
-            const std::uint64_t u = std::uint64_t(__double_as_longlong(x));
-            return u ^ ((u >> 63) ? ~std::uint64_t(0) : std::uint64_t(1) << 63);
-        };
-        return bits(a) < bits(b);
-    } else if constexpr (std::is_same_v<T, float>) {
-        return radix_bits(a) < radix_bits(b);
-    } else {
-        return a < b;
-    }
+    if constexpr (std::is_floating_point_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) return radix_bits(a) < radix_bits(b);
+    else return a < b;
 }
 
 struct by_rank_then_key {

@@ -209,7 +209,7 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// last that left a longer one's: [2t] and [2t + 1]. sort_short_segments
     /// and choose_pivots read them to skip the tiles they have nothing to do in.
     vector<std::uint32_t> tile_heads;
-    /// CUDA tiles, 32-bit integer and float keys: the heads of the segments longer than
+    /// CUDA tiles, keys a block sorts by radix (block_sort_by_radix): the heads of the segments longer than
     /// short_tile() and at most short_limit() keys that the last split made,
     /// which sort_short_segments sorts a block each: one queue per block size
     /// (block_sort_segments.hpp).

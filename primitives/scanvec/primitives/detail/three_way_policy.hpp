@@ -61,23 +61,34 @@ template <class T> struct short_sort_shape {
 template <class T>
 constexpr bool short_sort_by_radix = (std::is_integral_v<T> && sizeof(T) == 4) || std::is_same_v<T, float>;
 
+/// Keys the base case's second tier sorts whole, a segment a block, by radix:
+/// those of the radix tiles, and 64-bit integers and doubles (their bits
+/// ordered as the keys, radix_bits). Their tiles merge-sort: a (rank, key)
+/// word would not fit 64 bits.
+template <class T>
+constexpr bool block_sort_by_radix =
+    short_sort_by_radix<T> || (sizeof(T) == 8 && (std::is_integral_v<T> || std::is_same_v<T, double>));
+
 /// The base case's second tier (detail/block_sort_segments.hpp): one block
-/// radix-sorts a whole segment of threads x 16 keys or fewer.
-template <int Threads> struct block_sort_shape {
+/// radix-sorts a whole segment of threads x items keys or fewer.
+template <int Threads, int Items> struct block_sort_shape {
     static constexpr int threads = Threads;
-    static constexpr int items = 16;
+    static constexpr int items = Items;
     static constexpr int keys = threads * items;
     /// Blocks looping over a queue whose count only the device knows: a few an SM (1024 of 512, 512 of 1024).
     static constexpr std::size_t most_blocks = 524288 / threads;
 };
-/// Two sizes, so that a segment of 3000 keys is not padded to 16384 (5 times its sort).
-using block_sort_small = block_sort_shape<512>;   // 8192 keys: 33 KB of shared memory, two blocks an SM
-using block_sort_large = block_sort_shape<1024>;  // 16384 keys: 67 KB (dynamic shared memory)
+/// Two sizes, so that a segment of 3000 keys is not padded to 16384 (5 times
+/// its sort). 16 keys a thread of 4 bytes (8192 keys: 33 KB of shared memory,
+/// two blocks an SM; 16384: 67 KB, dynamic), 8 of 8 bytes (4096 and 8192 keys,
+/// the same bytes; 16 would take past the 64 registers a thread of 1024 has).
+template <class T> using block_sort_small = block_sort_shape<512, sizeof(T) == 8 ? 8 : 16>;
+template <class T> using block_sort_large = block_sort_shape<1024, sizeof(T) == 8 ? 8 : 16>;
 
 /// The longest segment sort_short_segments sorts on CUDA tiles: a block's
 /// whole segment for keys sorted by radix, else a short-sort tile.
 template <class T>
 constexpr std::uint32_t block_sort_limit =
-    short_sort_by_radix<T> ? std::uint32_t(block_sort_large::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
+    block_sort_by_radix<T> ? std::uint32_t(block_sort_large<T>::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
 
 }  SCANVEC_NAMESPACE_END  // detail

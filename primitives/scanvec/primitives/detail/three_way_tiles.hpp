@@ -466,7 +466,7 @@ template <class T> struct three_way_tiles {
         // slots for the most segments longer than a tile a split can make, of either size (zeroed)
         book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles));
         if (n > tile_keys && n <= block_sort_limit<T>)  // the one segment, at 0
-            backend::write_small(book.block_sort_queue.data() + (n > std::size_t(block_sort_small::keys)), std::uint32_t(1), s,
+            backend::write_small(book.block_sort_queue.data() + (n > std::size_t(block_sort_small<T>::keys)), std::uint32_t(1), s,
                                  "pivoted_segments (block-sort queue)");
         const std::size_t passes = three_way_tile_shape<T>::size, words = (n + passes - 1) / passes;
         static_assert(three_way_never_finished == ~std::uint32_t(0), "never finished: every byte 0xFF");
