@@ -563,6 +563,29 @@ TEST_CASE_TEMPLATE("quicksort of floating keys with signed zeros and NaN", T, fl
     }
 }
 
+TEST_CASE_TEMPLATE("quicksort of keys in narrow ranges", T, std::int32_t, std::uint32_t, float, std::int64_t, std::uint64_t, double) {
+    // On CUDA the base case sorts a segment's keys by the low bits in which
+    // they differ: ranges that share their top bits, cross a power of two or
+    // the sign (or an unsigned key's top bit), hold one value or a few, each
+    // with its greatest key present (low bits all ones, as the block sort's
+    // padding); sizes past a short tile, a block sort and several.
+    const double top = std::is_signed_v<T> ? -500.0 : std::ldexp(1.0, 8 * int(sizeof(T)) - 1) - 500.0;
+    const std::pair<double, std::uint64_t> ranges[] = {
+        {0.0, 1024}, {std::ldexp(1.0, 20) - 500.0, 1000}, {top, 1000}, {12345.0, 1}, {std::ldexp(1.0, 24), 3}, {7.0, 65536}};
+    for (std::size_t n : test::sizes_upto_env({3000, 20011, 100003})) {
+        for (const auto& [lo, width] : ranges) {
+            CAPTURE(n);
+            CAPTURE(lo);
+            CAPTURE(width);
+            std::mt19937_64 rng(3300 + n + width);
+            std::vector<T> h(n);
+            for (auto& x : h) x = T(lo + double(rng() % width));
+            h[n / 2] = T(lo + double(width - 1));
+            REQUIRE(sv::quicksort(sv::vector<T>(h)).to_host() == sorted_copy(h));
+        }
+    }
+}
+
 TEST_CASE("quicksort of described structs with their own operator<") {
     for (std::size_t n : sort_sizes) {
         for (order o : orders) {

@@ -46,7 +46,7 @@ __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std:
 }
 
 template <class T, class Shape>
-__global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 registers (16 bytes spilled)
+__global__ void __launch_bounds__(Shape::threads, Shape::blocks_per_sm)  // 64 registers (16 bytes spilled)
     block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                         const std::uint32_t* heads) {
     constexpr int threads = Shape::threads, items = Shape::items;
@@ -75,12 +75,13 @@ __global__ void __launch_bounds__(Shape::threads, 1024 / Shape::threads)  // 64 
     }
 }
 
-/// One size's queue of segments longer than `shortest` - 1 keys: a few blocks an SM loop over it
+/// One size's queue of segments longer than `shortest` - 1 keys: the blocks an SM holds loop over it
 /// (its count is known on the device only), no more blocks than n positions hold such segments.
 template <class T, class Shape>
 void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                      const std::uint32_t* heads, std::size_t slots, std::size_t n, std::size_t shortest, stream_t s) {
-    const std::size_t blocks = std::min({slots, Shape::most_blocks, n / shortest});
+    const std::size_t resident = std::size_t(Shape::blocks_per_sm) * std::size_t(backend::multiprocessor_count("sort_short_segments"));
+    const std::size_t blocks = std::min({slots, resident, n / shortest});
     if (blocks == 0) return;
     constexpr int bytes = int(sizeof(typename block_sort_of<T, Shape>::TempStorage));
     static const bool sized = [] {  // past the 48 KB a launch gets unasked

@@ -38,6 +38,7 @@
 #include <cub/block/block_merge_sort.cuh>
 #include <cub/block/block_radix_sort.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -101,27 +102,33 @@ struct by_rank_then_key {
     }
 };
 
-template <class T>
-__global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
-    short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
-                     std::uint32_t splits, std::int32_t n, int parity) {
+/// The shared memory of a block of short_sort_tiles.
+template <class T> struct short_sort_memory {
     using shape = short_sort_shape<T>;
-    constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile_keys;
-    using load_keys = cub::BlockLoad<T, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-    using load_starts = cub::BlockLoad<std::uint32_t, threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-    using sort = cub::BlockMergeSort<ranked_key<T>, threads, items>;
-    using exchange = cub::BlockExchange<ranked_key<T>, threads, items>;
-    using radix_sort = cub::BlockRadixSort<std::uint64_t, threads, items>;
-    __shared__ union {
+    using load_keys = cub::BlockLoad<T, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using load_starts = cub::BlockLoad<std::uint32_t, shape::threads, shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using sort = cub::BlockMergeSort<ranked_key<T>, shape::threads, shape::items>;
+    using exchange = cub::BlockExchange<ranked_key<T>, shape::threads, shape::items>;
+    using radix_sort = cub::BlockRadixSort<std::uint64_t, shape::threads, shape::items>;
+    union {
         typename load_keys::TempStorage keys;
         typename load_starts::TempStorage starts;
         typename std::conditional_t<short_sort_by_radix<T>, radix_sort, sort>::TempStorage sort;
         typename exchange::TempStorage exchange;
-    } smem;
-    __shared__ bool short_head[tile_keys];  // short_head[h]: base + h heads an owned short segment
+    } cub;
+    bool short_head[shape::tile_keys];  // short_head[h]: base + h heads an owned short segment
+};
 
-    const std::int32_t tile = 2 * std::int32_t(blockIdx.x) + parity, base = tile * tile_keys;
-    if (base >= n || tile_heads[2 * tile] != splits || tile_heads[2 * tile + 1] == splits) return;
+/// One block's tile: sorts the short segments headed there (the tile is
+/// marked: short heads and no long one).
+template <class T>
+__device__ __forceinline__ void short_sort_tile(short_sort_memory<T>& smem, T* keys, std::uint32_t* start, const std::uint32_t* length,
+                                std::int32_t n, std::int32_t tile) {
+    using shape = short_sort_shape<T>;
+    using memory = short_sort_memory<T>;
+    constexpr int threads = shape::threads, items = shape::items, tile_keys = shape::tile_keys;
+    bool* short_head = smem.short_head;
+    const std::int32_t base = tile * tile_keys;
     const int valid = n - base < shape::window ? n - base : shape::window;
 
     // which heads in my tile begin a segment of 2 to `tile_keys` elements
@@ -138,11 +145,11 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
 
     T v[items];
     std::uint32_t s[items];
-    if (valid == shape::window) load_keys(smem.keys).Load(keys + base, v);
-    else load_keys(smem.keys).Load(keys + base, v, valid, T());  // past the end: rank j keeps them last
+    if (valid == shape::window) typename memory::load_keys(smem.cub.keys).Load(keys + base, v);
+    else typename memory::load_keys(smem.cub.keys).Load(keys + base, v, valid, T());  // past the end: rank j keeps them last
     __syncthreads();
-    if (valid == shape::window) load_starts(smem.starts).Load(start + base, s);
-    else load_starts(smem.starts).Load(start + base, s, valid, 0u);
+    if (valid == shape::window) typename memory::load_starts(smem.cub.starts).Load(start + base, s);
+    else typename memory::load_starts(smem.cub.starts).Load(start + base, s, valid, 0u);
     __syncthreads();
 
     ranked_key<T> r[items];
@@ -160,13 +167,13 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
         std::uint64_t w[items];
 #pragma unroll
         for (int k = 0; k < items; ++k) w[k] = rank_key_word(r[k].rank, r[k].key);
-        radix_sort(smem.sort).SortBlockedToStriped(w, 0, 32 + rank_bits);
+        typename memory::radix_sort(smem.cub.sort).SortBlockedToStriped(w, 0, 32 + rank_bits);
 #pragma unroll
         for (int k = 0; k < items; ++k) r[k] = from_rank_key_word<T>(w[k]);
     } else {
-        sort(smem.sort).StableSort(r, by_rank_then_key{});
+        typename memory::sort(smem.cub.sort).StableSort(r, by_rank_then_key{});
         __syncthreads();
-        exchange(smem.exchange).BlockedToStriped(r);
+        typename memory::exchange(smem.cub.exchange).BlockedToStriped(r);
     }
 
     // the element now at window position j belongs to an owned segment exactly
@@ -181,15 +188,59 @@ __global__ void __launch_bounds__(short_sort_shape<T>::threads, 3)
     }
 }
 
+/// The same, called: nvcc then allocates the merge sort's registers apart
+/// from the kernel's loop (inlined, the merge sort of 8-byte keys spilled 210
+/// bytes, called 44; the radix sort spills more called than inlined).
+template <class T>
+__device__ __noinline__ void short_sort_tile_called(short_sort_memory<T>& smem, T* keys, std::uint32_t* start,
+                                                    const std::uint32_t* length, std::int32_t n, std::int32_t tile) {
+    short_sort_tile(smem, keys, start, length, n, tile);
+}
+
+/// The tiles of one parity (tile = 2 t + parity, t < tiles), no more blocks
+/// than the GPU holds at once: each block reads the marks of its next
+/// `threads` tiles (t = blockIdx.x, + gridDim.x, ...) in one go and sorts the
+/// marked ones. A block a tile made waves of idle blocks at 2^24 keys, each
+/// reading two words (6 to 9 us a launch in rounds without a short segment).
+template <class T>
+__global__ void __launch_bounds__(short_sort_shape<T>::threads, short_sort_shape<T>::blocks_per_sm)
+    short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
+                     std::uint32_t splits, std::int32_t n, int parity, std::int32_t tiles) {
+    constexpr int threads = short_sort_shape<T>::threads;
+    __shared__ short_sort_memory<T> smem;
+    __shared__ std::int32_t marked[threads];
+    __shared__ int marked_count;
+    const std::int32_t grid = std::int32_t(gridDim.x);
+    for (std::int32_t first = std::int32_t(blockIdx.x); first < tiles; first += grid * threads) {
+        if (threadIdx.x == 0) marked_count = 0;
+        __syncthreads();
+        const std::int32_t t = first + std::int32_t(threadIdx.x) * grid;
+        if (t < tiles) {
+            const std::int32_t tile = 2 * t + parity;
+            if (tile_heads[2 * tile] == splits && tile_heads[2 * tile + 1] != splits) marked[atomicAdd(&marked_count, 1)] = tile;
+        }
+        __syncthreads();
+        const int count = marked_count;
+        for (int m = 0; m < count; ++m) {
+            if constexpr (short_sort_by_radix<T>) short_sort_tile(smem, keys, start, length, n, marked[m]);
+            else short_sort_tile_called(smem, keys, start, length, n, marked[m]);
+            __syncthreads();  // the next tile reuses the shared memory
+        }
+    }
+}
+
 /// Sorts every segment of 2 to short_sort_shape<T>::tile_keys keys of
 /// round.from in place (by the marks of the last split); each of their keys
 /// becomes a finished segment of one.
 template <class T> void short_sort_by_tiles(const three_way_round<T>& round) {
     using shape = short_sort_shape<T>;
     const int tiles = int((std::size_t(round.n) + shape::tile_keys - 1) / shape::tile_keys);
+    const int most = shape::blocks_per_sm * backend::multiprocessor_count("sort_short_segments");
     for (int parity = 0; parity < 2 && parity < tiles; ++parity) {
-        short_sort_tiles<T><<<(tiles - parity + 1) / 2, shape::threads, 0, round.stream>>>(
-            round.from.keys, round.from.start, round.from.length, round.tile_heads, round.splits, round.n, parity);
+        const int of_parity = (tiles - parity + 1) / 2;
+        short_sort_tiles<T><<<std::min(of_parity, most), shape::threads, 0, round.stream>>>(
+            round.from.keys, round.from.start, round.from.length, round.tile_heads, round.splits, round.n, parity,
+            of_parity);
         backend::check_launch("sort_short_segments (sort by tiles)");
     }
 }

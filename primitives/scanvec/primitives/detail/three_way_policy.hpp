@@ -39,7 +39,10 @@ template <class T> struct three_way_tile_shape {
     static constexpr int count_blocks_per_sm = 4;
 };
 
-/// choose_pivots on marked tiles: a block of this many threads for each short-sort tile.
+/// choose_pivots on marked tiles: a warp for each short-sort tile, this many
+/// threads a block. A warp, not a block, a tile: the ninther keeps 126 or more
+/// registers a thread (its 81 loads in flight), two blocks of 256 an SM, and at
+/// 2^24 keys a block a tile made 31 waves of mostly idle blocks.
 constexpr int three_way_pivot_threads = 256;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
@@ -52,6 +55,9 @@ template <class T> struct short_sort_shape {
     /// A block's tile of positions, and the longest segment the tile sort sorts:
     /// half its window, so that such a segment headed in the tile ends in the window.
     static constexpr int tile_keys = window / 2;
+    /// Blocks an SM (__launch_bounds__; 80 registers a thread): the launch's
+    /// grid is no larger than the GPU holds at once.
+    static constexpr int blocks_per_sm = 3;
 };
 
 /// Keys the base case sorts by radix: 32-bit integers and floats, whose order
@@ -75,8 +81,11 @@ template <int Threads, int Items> struct block_sort_shape {
     static constexpr int threads = Threads;
     static constexpr int items = Items;
     static constexpr int keys = threads * items;
-    /// Blocks looping over a queue whose count only the device knows: a few an SM (1024 of 512, 512 of 1024).
-    static constexpr std::size_t most_blocks = 524288 / threads;
+    /// Blocks an SM (64 registers a thread: 2 of 512 threads, 1 of 1024). They
+    /// loop over a queue whose count only the device knows: no more blocks than
+    /// the GPU holds at once, since an idle launch of more took longer (waves
+    /// of blocks that read one word and leave).
+    static constexpr int blocks_per_sm = 1024 / threads;
 };
 /// Two sizes, so that a segment of 3000 keys is not padded to 16384 (5 times
 /// its sort). 16 keys a thread of 4 bytes (8192 keys: 33 KB of shared memory,

@@ -336,24 +336,44 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
 
 /// choose_pivots on tiles: every segment of two or more keys was made by the
 /// last split (which splits them all), and that split marked the tiles of
-/// short_sort_shape<T>::tile_keys positions where it left such heads; a block per
-/// tile reads its two marks, and only a marked tile reads its starts and
-/// chooses at its heads. Late rounds and the first ones alike touch only the
-/// few tiles that hold heads. The same grid initialises the next split's
-/// look-back status (split_tiles of the split's num_split_tiles tiles, no
-/// more than its threads): a launch fewer a round.
+/// short_sort_shape<T>::tile_keys positions where it left such heads; a warp per
+/// tile reads its two marks, and only a marked tile reads its starts (all of a
+/// lane's at once, up to 32) and chooses at its heads. Late rounds and the
+/// first ones alike touch only the few tiles that hold heads. The same grid
+/// initialises the next split's look-back status (split_tiles of the split's
+/// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
                            three_way_tile_state split_tiles, int num_split_tiles) {
-    split_tiles.InitializeStatus(num_split_tiles);  // before any block returns
+    split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
     constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
-    const std::int32_t tile = std::int32_t(blockIdx.x), base = tile * tile_keys;
-    if (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits) return;
-    for (std::int32_t i = base + std::int32_t(threadIdx.x); i < base + tile_keys && i + 1 < n; i += std::int32_t(blockDim.x))
-        if (start[i] == std::uint32_t(i) && start[i + 1] != std::uint32_t(i + 1))
+    constexpr int per_lane = tile_keys / 32, batch = per_lane < 32 ? per_lane : 32;  // positions a lane loads at once
+    static_assert(tile_keys % (32 * batch) == 0, "a tile is whole batches of a warp");
+    const std::int32_t lane = std::int32_t(threadIdx.x % 32);
+    const std::int32_t tile = std::int32_t(blockIdx.x) * (three_way_pivot_threads / 32) + std::int32_t(threadIdx.x / 32);
+    const std::int32_t base = tile * tile_keys;
+    if (base >= n || (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits)) return;
+    for (std::int32_t chunk = base; chunk < base + tile_keys && chunk < n; chunk += 32 * batch) {
+        std::uint32_t here[batch], next[batch];  // start[i], start[i + 1] at the lane's positions i
+#pragma unroll
+        for (int k = 0; k < batch; ++k) {
+            const std::int32_t i = chunk + k * 32 + lane;
+            here[k] = i + 1 < n ? start[i] : 0u;
+            next[k] = i + 1 < n ? start[i + 1] : 0u;
+        }
+        std::uint32_t heads = 0;  // bit k: position chunk + 32 k + lane heads a segment of two or more
+#pragma unroll
+        for (int k = 0; k < batch; ++k) {
+            const std::int32_t i = chunk + k * 32 + lane;
+            heads |= std::uint32_t(i + 1 < n && here[k] == std::uint32_t(i) && next[k] != std::uint32_t(i + 1)) << k;
+        }
+        for (; heads != 0; heads &= heads - 1) {
+            const std::int32_t i = chunk + (__ffs(int(heads)) - 1) * 32 + lane;
             pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
+        }
+    }
 }
 
 /// The tiles of the count and split passes over n positions.
@@ -368,12 +388,14 @@ template <class T, class Chooser>
 void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, runtime::scratch& split_status) {
     const int tiles = int((std::size_t(round.n) + short_sort_shape<T>::tile_keys - 1) / short_sort_shape<T>::tile_keys);
     const int split_tiles = three_way_tiles_of<T>(round.n);
-    static_assert(short_sort_shape<T>::tile_keys <= three_way_tile_shape<T>::size * three_way_pivot_threads,
+    // a warp per tile: 32 threads for every tile_keys positions, so a thread for every tile of the split
+    static_assert(short_sort_shape<T>::tile_keys <= three_way_tile_shape<T>::size * 32,
                   "the pivots' grid has a thread for every tile of the split");
+    constexpr int warps = three_way_pivot_threads / 32;
     split_status = runtime::scratch(tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots"));
     const auto status = tile_state_on<three_way_tile_state>(split_tiles, split_status.get(), split_status.size(),
                                                             "choose_pivots");
-    pivots_at_marked_tiles<T, Chooser><<<tiles, three_way_pivot_threads, 0, round.stream>>>(
+    pivots_at_marked_tiles<T, Chooser><<<(tiles + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
         round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
         round.n, status, split_tiles);
     backend::check_launch("choose_pivots (by marked tiles)");
