@@ -200,8 +200,8 @@ __device__ __noinline__ void short_sort_tile_called(short_sort_memory<T>& smem, 
 /// The tiles of one parity (tile = 2 t + parity, t < tiles), no more blocks
 /// than the GPU holds at once: each block reads the marks of its next
 /// `threads` tiles (t = blockIdx.x, + gridDim.x, ...) in one go and sorts the
-/// marked ones. A block a tile made waves of idle blocks at 2^24 keys, each
-/// reading two words (6 to 9 us a launch in rounds without a short segment).
+/// marked ones (a block a tile made waves of idle blocks, each reading two
+/// words: docs/design/quicksort.md).
 template <class T>
 __global__ void __launch_bounds__(short_sort_shape<T>::threads, short_sort_shape<T>::blocks_per_sm)
     short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
