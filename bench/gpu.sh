@@ -10,6 +10,9 @@
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
 #     PROFILE_PROGRAMS (default "quicksort split radix_sort"), PROFILE_LOG2: their size (default 24)
+#     PROFILE_DETAIL: a regex of kernel names (say "three_way_(count|split)_tiles"): ncu's memory,
+#       stall, occupancy and launch sections of PROFILE_DETAIL_COUNT (2) of their launches after
+#       PROFILE_DETAIL_SKIP (2), in $OUT/ncu-detail-PROGRAM.txt
 #   dist: the distributed layer's tests (ranks share the GPUs when there are
 #     fewer: MPI engine; one GPU each: NCCL), then scanvec_dist_bench on 1, 2,
 #     4, 8 ranks up to the GPU count, sizes DIST_SIZES (default 28,30,31), and
@@ -210,6 +213,14 @@ if [ "$what" = all ] || [ "$what" = profile ]; then
         --metrics gpu__time_duration.sum "$bin" "$program" "${PROFILE_LOG2:-24}" > "$out/ncu-$program.csv" 2> "$out/ncu-$program.err"
     python3 bench/kernel_times.py "$out/ncu-$program.csv" > "$out/profile-$program.txt" 2>&1
     head -12 "$out/profile-$program.txt"
+    if [ -n "${PROFILE_DETAIL:-}" ]; then  # why those kernels take their time: memory, stalls, occupancy
+      ncu --clock-control none --profile-from-start off --kernel-name "regex:$PROFILE_DETAIL" \
+          --launch-skip "${PROFILE_DETAIL_SKIP:-2}" --launch-count "${PROFILE_DETAIL_COUNT:-2}" \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+          --section Occupancy --section LaunchStats --section SchedulerStats \
+          "$bin" "$program" "${PROFILE_LOG2:-24}" > "$out/ncu-detail-$program.txt" 2>&1
+      summary+=("profile detail $program: $(grep -c 'Section: SpeedOfLight\|GPU Speed Of Light' "$out/ncu-detail-$program.txt") kernels in ncu-detail-$program.txt")
+    fi
     summary+=("profile $program: $(tail -1 "$out/profile-timing.txt")")
   done
 fi
