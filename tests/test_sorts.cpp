@@ -564,11 +564,10 @@ TEST_CASE_TEMPLATE("quicksort of floating keys with signed zeros and NaN", T, fl
 }
 
 TEST_CASE_TEMPLATE("quicksort of keys in narrow ranges", T, std::int32_t, std::uint32_t, float, std::int64_t, std::uint64_t, double) {
-    // On CUDA the base case sorts a segment's keys by the low bits in which
-    // they differ: ranges that share their top bits, cross a power of two or
-    // the sign (or an unsigned key's top bit), hold one value or a few, each
-    // with its greatest key present (low bits all ones, as the block sort's
-    // padding); sizes past a short tile, a block sort and several.
+    // What the radix base case (CUDA) meets at the edges of a key's bits:
+    // ranges that share their top bits, cross a power of two or the sign (an
+    // unsigned key's top bit), hold one value or a few, each with its greatest
+    // key present; sizes past a short tile, a block sort and several.
     const double top = std::is_signed_v<T> ? -500.0 : std::ldexp(1.0, 8 * int(sizeof(T)) - 1) - 500.0;
     const std::pair<double, std::uint64_t> ranges[] = {
         {0.0, 1024}, {std::ldexp(1.0, 20) - 500.0, 1000}, {top, 1000}, {12345.0, 1}, {std::ldexp(1.0, 24), 3}, {7.0, 65536}};

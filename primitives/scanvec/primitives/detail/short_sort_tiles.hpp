@@ -189,8 +189,8 @@ __device__ __forceinline__ void short_sort_tile(short_sort_memory<T>& smem, T* k
 }
 
 /// The same, called: nvcc then allocates the merge sort's registers apart
-/// from the kernel's loop (inlined, the merge sort of 8-byte keys spilled 210
-/// bytes, called 44; the radix sort spills more called than inlined).
+/// from the kernel's loop, where inlined it spilled (the radix sort spills
+/// less inlined; docs/design/quicksort.md).
 template <class T>
 __device__ __noinline__ void short_sort_tile_called(short_sort_memory<T>& smem, T* keys, std::uint32_t* start,
                                                     const std::uint32_t* length, std::int32_t n, std::int32_t tile) {

@@ -40,9 +40,9 @@ template <class T> struct three_way_tile_shape {
 };
 
 /// choose_pivots on marked tiles: a warp for each short-sort tile, this many
-/// threads a block. A warp, not a block, a tile: the ninther keeps 126 or more
-/// registers a thread (its 81 loads in flight), two blocks of 256 an SM, and at
-/// 2^24 keys a block a tile made 31 waves of mostly idle blocks.
+/// threads a block. A warp, not a block, a tile: the ninther holds its 81 loads
+/// in flight in registers, few blocks fit an SM, and a block a tile made waves
+/// of mostly idle blocks (docs/design/quicksort.md).
 constexpr int three_way_pivot_threads = 256;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
