@@ -130,6 +130,13 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
             w[k] = (head(k) ? head_bit : 0) | (v[k] < p ? one_less : (p < v[k] ? 0 : 1));
         }
     }
+    /// Every loaded element lies in the segment that starts at s0.
+    __device__ bool all_in(std::uint32_t s0) const {
+        bool all = true;
+#pragma unroll
+        for (int k = 0; k < items; ++k) all &= first + k >= n || s[k] == s0;
+        return all;
+    }
     __device__ bool all_alone() const {
         bool all = true;
 #pragma unroll
@@ -161,9 +168,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<word, threads>;
     using block_sum = cub::BlockReduce<unsigned, threads>;
+    using block_sum_wide = cub::BlockReduce<std::uint64_t, threads>;
     __shared__ union {
         typename block_scan::TempStorage scan;
         typename block_sum::TempStorage sum;
+        typename block_sum_wide::TempStorage wide;
     } smem;
     __shared__ T tile_pivot[three_way_tile_shape<T>::size];  // at the tile position where each segment's part begins
 
@@ -174,6 +183,35 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     r.load(keys, start, base, n);
     if (__syncthreads_and(r.all_alone())) {  // every key finished: from the next state on, skipped
         if (threadIdx.x == 0 && finished[blockIdx.x] == three_way_never_finished) finished[blockIdx.x] = splits;
+        return;
+    }
+    // A tile of two keys or more inside one segment (most tiles, since the
+    // base case takes the segments shorter than 8 tiles): no key is alone,
+    // and a block sum of the counts replaces the segmented scan.
+    const std::uint32_t tile_start = __ldg(start + base);
+    if (__syncthreads_and(last > base && r.all_in(tile_start))) {
+        if (threadIdx.x == 0) {
+            const T p = chooser(keys, tile_start, __ldg(length + tile_start));
+            tile_pivot[0] = p;
+            if (tile_start == std::uint32_t(base)) pivot[tile_start] = p;
+        }
+        __syncthreads();
+        const T p = tile_pivot[0];
+        std::uint64_t mine = 0;  // less << 42 | equal << 21 | descents: each below 2^15
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const std::int32_t i = r.first + k;
+            if (i >= n) continue;
+            mine += r.v[k] < p ? std::uint64_t(1) << 42 : (p < r.v[k] ? 0 : std::uint64_t(1) << 21);
+            if (i > 0 && !r.head(k)) mine += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
+        }
+        const std::uint64_t sum = block_sum_wide(smem.wide).Sum(mine);
+        if (threadIdx.x == 0) {
+            constexpr std::uint64_t field = (std::uint64_t(1) << 21) - 1;
+            const std::uint64_t counts = (sum >> 42) << 32 | ((sum >> 21) & field);  // the totals' word: less, equal
+            if (counts) atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts);
+            if (sum & field) atomicAdd(descents, (unsigned long long)(sum & field));
+        }
         return;
     }
     // the pivot of every segment with a part in this tile, chosen where the part
