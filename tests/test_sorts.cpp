@@ -572,7 +572,9 @@ TEST_CASE_TEMPLATE("quicksort of keys in narrow ranges", T, std::int32_t, std::u
     const std::pair<double, std::uint64_t> ranges[] = {
         {0.0, 1024}, {std::ldexp(1.0, 20) - 500.0, 1000}, {top, 1000}, {12345.0, 1}, {std::ldexp(1.0, 24), 3}, {7.0, 65536}};
     for (std::size_t n : test::sizes_upto_env({3000, 20011, 100003})) {
-        for (const auto& [lo, width] : ranges) {
+        for (const auto& range : ranges) {
+            const double lo = range.first;  // (CAPTURE names it: a structured binding would need C++20)
+            const std::uint64_t width = range.second;
             CAPTURE(n);
             CAPTURE(lo);
             CAPTURE(width);
@@ -601,10 +603,11 @@ TEST_CASE("quicksort of described structs with their own operator<") {
     }
 }
 
-TEST_CASE("quicksort's pivot (ninther, of ninthers from 2^14 keys): a key of its segment, near its middle") {
+TEST_CASE("quicksort's pivot (ninther, median of 256 from 2^14 keys): a key of its segment, near its middle") {
     // Segments of random and of sorted keys, each from t * 4099 (32 of them), pivots chosen on the
     // backend's device. A ninther's rank lies below 2% of its segment with probability ~4e-6; the
-    // ninther of nine ninthers' below 20% with ~2e-5 (on random keys; sorted ones spread as evenly).
+    // median of 256 stratified samples' below 30% with less than 1e-10 (on random keys; sorted ones
+    // spread as evenly).
     const std::size_t n = std::size_t(1) << 22;
     const std::uint32_t stride = 4099, segments = 32;
     for (order o : {order::random, order::sorted}) {
@@ -617,7 +620,7 @@ TEST_CASE("quicksort's pivot (ninther, of ninthers from 2^14 keys): a key of its
                 CAPTURE(round);
                 const auto pivots =
                     sv::map(pivot_of_segment{dev.data(), stride, len, round}, sv::index<sv::index_t>(segments)).to_host();
-                const double low = len >= sv::detail::ninther::wide ? 0.2 : 0.02;
+                const double low = len >= sv::detail::ninther::wide ? 0.3 : 0.02;
                 for (std::uint32_t t = 0; t < segments; ++t) {
                     const auto first = host.begin() + std::ptrdiff_t(t) * stride, last = first + len;
                     CHECK(std::find(first, last, pivots[t]) != last);
@@ -626,6 +629,42 @@ TEST_CASE("quicksort's pivot (ninther, of ninthers from 2^14 keys): a key of its
                     CHECK(rank <= 1 - low);
                 }
             }
+        }
+    }
+}
+
+TEST_CASE("choose_pivots with quicksort's chooser: each head's pivot is the chooser's, long segments too") {
+    // On CUDA tiles the pivots' pass chooses a long segment's pivot with a warp (the median of 256
+    // samples sorted together), a short one's with one thread; both must equal the chooser's own
+    // answer, called by one thread per head. Rounds of splits of random and of few distinct keys,
+    // every head checked: segments from 2 keys to past 2^14, heads anywhere in the pass's tiles.
+    for (int distinct : {0, 5}) {
+        CAPTURE(distinct);
+        auto host = keys<int>((std::size_t(1) << 19) + 4097, order::random, 77);
+        if (distinct)
+            for (int& k : host) k = int(std::uint32_t(k) % std::uint32_t(distinct));
+        sv::pivoted_segments<int> segs{sv::vector<int>(host)};
+        for (std::uint64_t round = 0; round < 4; ++round) {
+            CAPTURE(round);
+            const sv::detail::ninther chooser{round};
+            sv::choose_pivots(segs, chooser);
+            const auto k = segs.keys.to_host();
+            const auto start = segs.start.to_host();
+            const auto length = segs.length.to_host();
+            const auto pivot = segs.pivot.to_host();
+            std::size_t heads = 0, wide = 0, wrong = 0;
+            for (std::size_t i = 0; i < k.size(); ++i) {
+                if (start[i] != i || i + 1 == k.size() || start[i + 1] == i + 1) continue;  // not a head of 2 or more
+                ++heads;
+                wide += chooser.is_wide(length[i]);
+                wrong += pivot[i] != chooser(k.data(), std::uint32_t(i), length[i]);
+            }
+            CAPTURE(heads);
+            CAPTURE(wide);
+            if (round == 0) CHECK(wide == 1);  // the whole vector
+            CHECK(wrong == 0);
+            sv::count_three_ways(segs);
+            segs = sv::split_three_ways(segs);
         }
     }
 }

@@ -45,10 +45,12 @@
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -380,12 +382,36 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
 /// first ones alike touch only the few tiles that hold heads. The same grid
 /// initialises the next split's look-back status (split_tiles of the split's
 /// num_split_tiles tiles, no more than its threads): a launch fewer a round.
+/// operator< as CUB's comparator.
+struct pivot_sample_less {
+    template <class T> __device__ bool operator()(const T& a, const T& b) const { return a < b; }
+};
+
+/// Choosers that take a long segment's pivot as the median of 32 x k samples
+/// (is_wide(len), narrow(keys, s, len) for the others, wide_sample(keys, s,
+/// len, j), wide_samples): the pivots' warp sorts them together, one sample
+/// set at a time, where one thread would hold them all.
+template <class Chooser, class T, class = void> struct chooses_wide_by_warp : std::false_type {
+    static constexpr int per_lane = 1;
+};
+template <class Chooser, class T>
+struct chooses_wide_by_warp<Chooser, T,
+                            std::void_t<decltype(Chooser::wide_samples),
+                                        decltype(std::declval<const Chooser&>().wide_sample(std::declval<const T*>(),
+                                                                                             std::uint32_t(0), std::uint32_t(0), 0))>>
+    : std::bool_constant<Chooser::wide_samples % 32 == 0 && Chooser::wide_samples >= 32> {
+    static constexpr int per_lane = Chooser::wide_samples / 32;
+};
+
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
                            three_way_tile_state split_tiles, int num_split_tiles) {
     split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
+    using by_warp = chooses_wide_by_warp<Chooser, T>;
+    using warp_sort = cub::WarpMergeSort<T, by_warp::per_lane, 32>;
+    __shared__ typename warp_sort::TempStorage sort_space[by_warp::value ? three_way_pivot_threads / 32 : 1];
     constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
     constexpr int per_lane = tile_keys / 32, batch = per_lane < 32 ? per_lane : 32;  // positions a lane loads at once
     static_assert(tile_keys % (32 * batch) == 0, "a tile is whole batches of a warp");
@@ -407,9 +433,39 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
             const std::int32_t i = chunk + k * 32 + lane;
             heads |= std::uint32_t(i + 1 < n && here[k] == std::uint32_t(i) && next[k] != std::uint32_t(i + 1)) << k;
         }
-        for (; heads != 0; heads &= heads - 1) {
-            const std::int32_t i = chunk + (__ffs(int(heads)) - 1) * 32 + lane;
-            pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
+        if constexpr (by_warp::value) {
+            std::uint32_t wide = 0;  // the heads of long segments, chosen below by the whole warp
+            for (; heads != 0; heads &= heads - 1) {
+                const int k = __ffs(int(heads)) - 1;
+                const std::int32_t i = chunk + k * 32 + lane;
+                const std::uint32_t len = length[i];
+                if (chooser.is_wide(len)) wide |= std::uint32_t(1) << k;
+                else pivot[i] = chooser.narrow(keys, std::uint32_t(i), len);
+            }
+            for (;;) {  // one long segment at a time: each lane sorts 8 of its 256 samples
+                const unsigned who = __ballot_sync(~0u, wide != 0);
+                if (!who) break;
+                const int leader = __ffs(int(who)) - 1;
+                const int k = __shfl_sync(~0u, __ffs(int(wide)) - 1, leader);
+                const std::uint32_t i = std::uint32_t(chunk + k * 32 + leader), len = length[i];
+                constexpr int per_lane = by_warp::per_lane;
+                T x[per_lane];
+#pragma unroll
+                for (int j = 0; j < per_lane; ++j) x[j] = chooser.wide_sample(keys, i, len, int(lane) * per_lane + j);
+                warp_sort sorter(sort_space[threadIdx.x / 32]);
+                sorter.Sort(x, pivot_sample_less{});
+                // the median, sorted sample wide_samples / 2: the first of its lane's (blocked order)
+                const T p = __shfl_sync(~0u, x[0], 16);
+                if (lane == leader) {
+                    pivot[i] = p;
+                    wide &= wide - 1;
+                }
+            }
+        } else {
+            for (; heads != 0; heads &= heads - 1) {
+                const std::int32_t i = chunk + (__ffs(int(heads)) - 1) * 32 + lane;
+                pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
+            }
         }
     }
 }
