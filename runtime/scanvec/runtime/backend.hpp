@@ -153,6 +153,25 @@ inline void order_after(stream_t later, stream_t earlier, const char* op) {
     wait_for(later, ev.e, op);
 }
 
+/// This thread's second stream on the current device, for work that runs
+/// beside the current stream's (the distributed sort merges while NCCL
+/// exchanges): made once per device and thread, non-blocking (it waits for
+/// the default stream only where order_after says so).
+inline stream_t side_stream(const char* op) {
+    thread_local struct held {
+        std::vector<cudaStream_t> streams;  // by device ordinal
+        ~held() {
+            for (cudaStream_t s : streams)
+                if (s) (void)cudaStreamDestroy(s);
+        }
+    } side;
+    int dev = 0;
+    check(cudaGetDevice(&dev), op);
+    if (std::size_t(dev) >= side.streams.size()) side.streams.resize(std::size_t(dev) + 1, nullptr);
+    if (!side.streams[std::size_t(dev)]) check(cudaStreamCreateWithFlags(&side.streams[std::size_t(dev)], cudaStreamNonBlocking), op);
+    return side.streams[std::size_t(dev)];
+}
+
 /// Checks that p is memory this backend's kernels may read and write: device
 /// memory of the current device, managed memory, or pinned host memory
 /// (cudaMallocHost / cudaHostRegister, read across the bus). Plain host memory
@@ -329,6 +348,7 @@ inline void record(event_t, stream_t, const char*) {}
 inline void wait_for(stream_t, event_t, const char*) {}
 inline void wait_host(event_t, const char*) {}
 inline void order_after(stream_t, stream_t, const char*) {}
+inline stream_t side_stream(const char*) { return nullptr; }
 
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);

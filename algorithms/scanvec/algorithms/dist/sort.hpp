@@ -35,7 +35,12 @@
 #include <scanvec/runtime/dist/transport.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
+#include <thrust/copy.h>
+#include <thrust/merge.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
@@ -122,8 +127,9 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
 /// host copies end to end).
 struct sort_exchange {
     std::vector<index_t> send_counts, send_at, recv_counts, recv_at;
-    std::vector<::scanvec::detail::run_range> runs;  // the received runs, in rank order
-    index_t recv_total = 0;
+    std::vector<::scanvec::detail::run_range> runs;      // the received runs, in rank order
+    std::vector<::scanvec::detail::run_range> run_from;  // the run from each rank (empty ones too)
+    index_t recv_total = 0, exact_total = 0;
 
     sort_exchange(const communicator& comm, const std::vector<index_t>& cuts, index_t grain, local_failure& failed) {
         const std::size_t p = cuts.size() - 1;
@@ -147,11 +153,103 @@ struct sort_exchange {
             recv_total = (recv_total + grain - 1) / grain * grain;
             recv_at[q] = recv_total;
             const index_t first = recv_total + (grain > 1 ? leads[q] : 0);
-            if (got[q]) runs.push_back({first, first + got[q]});
+            run_from.push_back({first, first + got[q]});
+            if (got[q]) runs.push_back(run_from.back());
             recv_total += widened[q];
+            exact_total += got[q];
         }
     }
 };
+
+/// Trial switch (not to stay): SCANVEC_DIST_SORT_EXCHANGE=group keeps the
+/// exchange in one group and the merges after it.
+inline bool sort_merges_by_rounds() {
+    static const bool rounds = [] {
+        const char* v = std::getenv("SCANVEC_DIST_SORT_EXCHANGE");
+        return !(v && std::string(v) == "group");
+    }();
+    return rounds;
+}
+
+/// The exchange in p rounds, each run merged as it lands: in round k this
+/// rank sends its run for rank me + k and receives the run of rank me - k
+/// (round 0: its own), and a second stream merges the received run into
+/// those before it while the next round moves. So only the last merge (of
+/// the whole block) waits for the exchange's end, where the exchange in one
+/// group and ceil(log2 p) merge passes came one after the other. Returns the
+/// merged block, made on the calling stream. Collective (a round a collective).
+template <class K>
+scanvec::vector<K> exchange_merging(const communicator& comm, const scanvec::vector<K>& sorted, const sort_exchange& x,
+                                    local_failure& failed) {
+    const char* op = "dist::radix_sort (exchange of the keys)";
+    const int p = comm.size(), me = comm.rank();
+    scanvec::vector<K> received, merged;
+    failed.run([&] {
+        received = scanvec::vector<K>(std::size_t(x.recv_total), no_init);
+        merged = scanvec::vector<K>(std::size_t(x.exact_total), no_init);
+    });
+    agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
+    phase_done("counts and the verdict");
+    const stream_t main = current_stream(), side = backend::side_stream(op);
+    struct rejoin {  // the calling stream waits for the merges before anything here is freed, also on an exception
+        stream_t main, side;
+        ~rejoin() {
+            try {
+                backend::order_after(main, side, "dist::radix_sort (merges)");
+            } catch (...) {  // no event: wait for the whole device instead
+                try {
+                    backend::synchronize_device("dist::radix_sort (merges)");
+                } catch (...) {
+                }
+            }
+        }
+    } rejoined{main, side};
+    const auto from_of = [&](int k) { return std::size_t((me - k + p) % p); };
+    int last = -1;  // the round of the last run that is not empty: its merge writes the result
+    for (int k = 0; k < p; ++k)
+        if (x.run_from[from_of(k)].size() > 0) last = k;
+    const K* acc = nullptr;  // the runs merged so far: acc_n keys
+    index_t acc_n = 0;
+    scanvec::vector<K> held;  // the latest merge, made on the side stream
+    for (int k = 0; k < p; ++k) {
+        const std::size_t to = std::size_t((me + k) % p), from = from_of(k);
+        std::vector<index_t> send_counts(std::size_t(p), 0), recv_counts(std::size_t(p), 0);
+        send_counts[to] = x.send_counts[to];
+        recv_counts[from] = x.recv_counts[from];
+        std::vector<column> cols;
+        add_columns(cols, sorted, received);
+        exchange_columns(comm, all_to_all_side(send_counts, x.send_at), all_to_all_side(recv_counts, x.recv_at), cols, op);
+        failed.run([&] {
+            const ::scanvec::detail::run_range r = x.run_from[from];
+            if (r.size() == 0) return;
+            const K* run = received.data() + r.begin;
+            if (acc_n == 0 && k != last) {  // the first run: merged with the next
+                acc = run;
+                acc_n = r.size();
+                return;
+            }
+            backend::order_after(side, main, op);  // after this round's exchange, in the stream's order
+            on beside(side);
+            scanvec::vector<K> next;
+            K* out = merged.data();
+            if (k != last) {
+                next = scanvec::vector<K>(std::size_t(acc_n + r.size()), no_init);
+                out = next.data();
+            }
+            const auto s = ::scanvec::detail::policy(side);
+            if (acc_n == 0) thrust::copy(s, run, run + r.size(), out);  // the only run
+            else thrust::merge(s, acc, acc + acc_n, run, run + r.size(), out, ::scanvec::detail::radix_less<K>{});
+            backend::check_launch(op);
+            if (k != last) {
+                held = std::move(next);
+                acc = held.data();
+                acc_n = held.size();
+            }
+        });
+    }
+    agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
+    return merged;
+}
 
 /// Elements of K in 16 bytes where the exchange reads the arrays in place (else 1).
 template <class K> index_t sort_grain(const communicator& comm) {
@@ -183,6 +281,12 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     detail::phase_done("exact cuts");
     // B_r <- all-to-all(the runs between the cuts); merge(its p sorted runs)
     const detail::sort_exchange x(comm, cuts, detail::sort_grain<K>(comm), failed);
+    if (detail::sort_merges_by_rounds()) {
+        scanvec::vector<K> merged = detail::exchange_merging(comm, sorted, x, failed);
+        sorted = scanvec::vector<K>();
+        detail::phase_done("exchange and merges");
+        return detail::on_layout(std::move(merged), a.layout(), comm);
+    }
     scanvec::vector<K> received;
     failed.run([&] { received = scanvec::vector<K>(std::size_t(x.recv_total), no_init); });
     detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
