@@ -179,6 +179,20 @@ TEST_CASE("dist multisplit with a bad digit on one rank throws on every rank") {
     }
 }
 
+/// body(rounds) with the sort's exchange in one group (the default at these
+/// sizes), then in rounds beside the merges (the threshold lowered to 0).
+template <class Body> void with_both_exchanges(Body body) {
+    struct restore {
+        sv::index_t saved = sv::dist::sort_rounds_min_keys();
+        ~restore() { sv::dist::sort_rounds_min_keys() = saved; }
+    } keep;
+    for (bool rounds : {false, true}) {
+        CAPTURE(rounds);
+        sv::dist::sort_rounds_min_keys() = rounds ? 0 : keep.saved;
+        body(rounds);
+    }
+}
+
 /// sort(d) on keys spread out as s: d's layout, the keys in order.
 template <class K, class Sort> void check_sorted_by(Sort sort, const std::vector<K>& keys, spread s, std::uint64_t seed) {
     auto d = spread_out(keys, s, seed);
@@ -203,6 +217,7 @@ template <class Check> void check_orders(Check check, std::vector<int> keys, spr
 }
 
 TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
+    with_both_exchanges([](bool) {
     for (spread s : spreads) {
         for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7),
                               std::size_t(1001), std::size_t(20011)}) {
@@ -239,6 +254,7 @@ TEST_CASE("dist radix_sort: random, sorted, all-equal and skewed keys") {
             check_sort(bytes, s, n + 10);
         }
     }
+    });
 }
 
 TEST_CASE("dist radix_sort of floats with NaNs and both zeros keeps the radix order of the one-device sort") {
@@ -249,6 +265,7 @@ TEST_CASE("dist radix_sort of floats with NaNs and both zeros keeps the radix or
         for (float x : v) b.push_back(sv::detail::radix_key_bits(x));
         return b;
     };
+    with_both_exchanges([&](bool) {
     for (spread s : spreads) {
         for (std::size_t n : {std::size_t(1), std::size_t(9), std::size_t(1001)}) {
             CAPTURE(name(s));
@@ -267,35 +284,39 @@ TEST_CASE("dist radix_sort of floats with NaNs and both zeros keeps the radix or
             if (root()) CHECK(bits(got) == want);
         }
     }
+    });
 }
 
 TEST_CASE("a phase_log records the distributed sort's phases in order, only while it lives") {
     const auto keys = random_values<int>(5003, 77, -1000, 1000);
     auto d = spread_out(keys, spreads[0], 1);
-    const std::vector<std::string> want =
-        sv::dist::detail::sort_merges_by_rounds()
-            ? std::vector<std::string>{"local radix sort", "exact cuts", "counts and the verdict", "exchange and merges"}
-            : std::vector<std::string>{"local radix sort", "exact cuts", "counts and the verdict", "exchange of the keys",
-                                       "merge of the runs"};
-    {
-        sv::dist::phase_log log;
-        auto r = sv::dist::radix_sort(d);
-        auto sorted = keys;
-        std::sort(sorted.begin(), sorted.end());
-        CHECK(gathered_equals(r, sorted));
-        std::vector<std::string> names;
-        for (const auto& [name, ms] : log.phases()) {
-            names.push_back(name);
-            CHECK(ms >= 0);
+    with_both_exchanges([&](bool rounds) {
+        // the rounds need 3 ranks or more (with 2 the one group stays)
+        const auto want = rounds && d.ranks() >= 3
+                              ? std::vector<std::string>{"local radix sort", "exact cuts", "counts and the verdict",
+                                                         "exchange and merges"}
+                              : std::vector<std::string>{"local radix sort", "exact cuts", "counts and the verdict",
+                                                         "exchange of the keys", "merge of the runs"};
+        {
+            sv::dist::phase_log log;
+            auto r = sv::dist::radix_sort(d);
+            auto sorted = keys;
+            std::sort(sorted.begin(), sorted.end());
+            CHECK(gathered_equals(r, sorted));
+            std::vector<std::string> names;
+            for (const auto& [name, ms] : log.phases()) {
+                names.push_back(name);
+                CHECK(ms >= 0);
+            }
+            if (d.ranks() == 1) CHECK(names.empty());  // one rank: the one-device sort, no phases
+            else CHECK(names == want);
+            log.restart();
+            CHECK(log.phases().empty());
         }
-        if (d.ranks() == 1) CHECK(names.empty());  // one rank: the one-device sort, no phases
-        else CHECK(names == want);
-        log.restart();
-        CHECK(log.phases().empty());
-    }
-    CHECK(sv::dist::phase_log::current() == nullptr);
-    auto again = sv::dist::radix_sort(d);  // marks with no log alive: nothing to record, nothing breaks
-    CHECK(again.size() == keys.size());
+        CHECK(sv::dist::phase_log::current() == nullptr);
+        auto again = sv::dist::radix_sort(d);  // marks with no log alive: nothing to record, nothing breaks
+        CHECK(again.size() == keys.size());
+    });
 }
 
 template <class K> void check_quicksort(const std::vector<K>& keys, spread s, std::uint64_t seed) {
