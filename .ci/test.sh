@@ -38,8 +38,10 @@ step "dependencies"
 bash .ci/deps.sh
 
 # The host backend once, under AddressSanitizer + UBSan: every test and
-# example built and run, the one-file tests as 4 grouped executables and the
-# distributed ones as 2 (SCANVEC_TEST_UNITS in the preset; tests/CMakeLists.txt says why). At -Og,
+# example built and run, the one-file tests as 4 grouped executables, the
+# distributed ones as 2 (run with 1 to 3 ranks), the examples as 2 programs
+# and the fuzzer as 2 units (SCANVEC_TEST_UNITS in the preset;
+# tests/CMakeLists.txt and examples/CMakeLists.txt say why). At -Og,
 # not -O1 (the host-asan preset): g++ spends most of a sanitized compile optimising, and -Og builds in ~60% of the time
 # while the tests and examples run ~1.5x longer (-Og keeps the stores and
 # aggregates -O1 removes, so the sanitizers check every access they checked).

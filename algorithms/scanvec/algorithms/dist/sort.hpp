@@ -13,6 +13,10 @@
 //       B_r   <- all-to-all(the runs of A_r between the cuts)
 //       B_r   <- merge(its p sorted runs)           |B_r| = |A_r|: no rebalance
 //
+// Large blocks on 3 ranks or more (sort_rounds_min_keys) exchange in p
+// rounds instead, each received run merged into the ones before it while the
+// next round moves (exchange_merging).
+//
 // The cuts are exact: rank q receives the keys of global sorted places
 // [t_q, t_{q+1}), so the result has A's block sizes with no exchange after
 // the merge, whatever the keys (all equal, skewed). Finding them costs one

@@ -374,14 +374,6 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
     }
 }
 
-/// choose_pivots on tiles: every segment of two or more keys was made by the
-/// last split (which splits them all), and that split marked the tiles of
-/// short_sort_shape<T>::tile_keys positions where it left such heads; a warp per
-/// tile reads its two marks, and only a marked tile reads its starts (all of a
-/// lane's at once, up to 32) and chooses at its heads. Late rounds and the
-/// first ones alike touch only the few tiles that hold heads. The same grid
-/// initialises the next split's look-back status (split_tiles of the split's
-/// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 /// operator< as CUB's comparator.
 struct pivot_sample_less {
     template <class T> __device__ bool operator()(const T& a, const T& b) const { return a < b; }
@@ -403,6 +395,16 @@ struct chooses_wide_by_warp<Chooser, T,
     static constexpr int per_lane = Chooser::wide_samples / 32;
 };
 
+/// choose_pivots on tiles: every segment of two or more keys was made by the
+/// last split (which splits them all), and that split marked the tiles of
+/// short_sort_shape<T>::tile_keys positions where it left such heads; a warp per
+/// tile reads its two marks, and only a marked tile reads its starts (all of a
+/// lane's at once, up to 32) and chooses at its heads: a lane a short
+/// segment's, the whole warp a long one's where the chooser can
+/// (chooses_wide_by_warp). Late rounds and the
+/// first ones alike touch only the few tiles that hold heads. The same grid
+/// initialises the next split's look-back status (split_tiles of the split's
+/// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
