@@ -184,13 +184,13 @@ TEST_CASE("dist multisplit with a bad digit on one rank throws on every rank") {
 /// threshold lowered to 0; with fewer ranks the one group stays).
 template <class Body> void with_both_exchanges(Body body) {
     struct restore {
-        sv::index_t saved = sv::dist::sort_rounds_min_keys();
-        ~restore() { sv::dist::sort_rounds_min_keys() = saved; }
+        sv::index_t saved = sv::dist::detail::sort_rounds_min_keys();
+        ~restore() { sv::dist::detail::sort_rounds_min_keys() = saved; }
     } keep;
     for (bool rounds : {false, true}) {
         if (rounds && ranks() < 3) break;
         CAPTURE(rounds);
-        sv::dist::sort_rounds_min_keys() = rounds ? 0 : keep.saved;
+        sv::dist::detail::sort_rounds_min_keys() = rounds ? 0 : keep.saved;
         body(rounds);
     }
 }

@@ -58,9 +58,8 @@ SCANVEC_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finali
 /// one in each ninth of the segment; a longer one the median of 256 keys, one
 /// hashed position in each 256th. Both split sorted, reversed and random input
 /// near the middle and need no randomness in the input. The median lands
-/// nearer the middle than a ninther of ninthers (81 keys) did, which saves the
-/// last rounds, whose few long segments every pass waits for (2^24 keys: 11
-/// rounds of splits to the base case against 13); there are few such
+/// near the middle more surely than a ninther, which saves the last rounds,
+/// whose few long segments every pass waits for; there are few such
 /// segments to pay for its 256 reads. Called by one thread; the CUDA tile
 /// passes choose a long segment's pivot with a warp instead (is_wide,
 /// narrow, wide_sample: the same median, docs/design/quicksort.md).

@@ -13,7 +13,7 @@
 //       B_r   <- all-to-all(the runs of A_r between the cuts)
 //       B_r   <- merge(its p sorted runs)           |B_r| = |A_r|: no rebalance
 //
-// Large blocks on 3 ranks or more (sort_rounds_min_keys) exchange in p
+// Large blocks on 3 ranks or more (detail::sort_rounds_min_keys) exchange in p
 // rounds instead, each received run merged into the ones before it while the
 // next round moves (exchange_merging).
 //
@@ -53,19 +53,19 @@ SCANVEC_NAMESPACE_BEGIN namespace dist {
 /// larger gathers and searches; a round's cost is its latency at this size.
 inline constexpr int sort_cut_digit_bits = 8;
 
+namespace detail {
+
 /// The exchange goes in rounds, each run merged as it lands (beside the next
 /// round), where the blocks average at least this many keys and there are 3
 /// ranks or more (with 2 the one merge waits for the one run either way).
-/// Below it one group and the merges after it cost less: on 4 H200s
-/// (2026-11-27) the rounds took 9.75 ms against 10.49 at 2^30 keys (2^28 a
-/// rank), 3.43 against 2.78 at 2^28 (2^26 a rank); 2^27 a rank, between
-/// them, was not measured. Tests lower it to reach the rounds with small vectors.
+/// Below it one group and the merges after it cost less: the rounds' extra
+/// NCCL groups outweigh the short merges they hide (measurements in
+/// docs/design/distributed.md, "The distributed sort"). Tests lower it to
+/// reach the rounds with small vectors.
 inline index_t& sort_rounds_min_keys() {
     static index_t keys = index_t(1) << 27;
     return keys;
 }
-
-namespace detail {
 
 /// Exact cuts of this rank's sorted block (ascending in radix order) for the
 /// global sorted places `targets` (the p + 1 block offsets of the result):
@@ -141,8 +141,7 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
 /// host copies end to end).
 struct sort_exchange {
     std::vector<index_t> send_counts, send_at, recv_counts, recv_at;
-    std::vector<::scanvec::detail::run_range> runs;      // the received runs, in rank order
-    std::vector<::scanvec::detail::run_range> run_from;  // the run from each rank (empty ones too)
+    std::vector<::scanvec::detail::run_range> run_from;  // the received run from each rank, in rank order (empty ones too)
     index_t recv_total = 0, exact_total = 0;
 
     sort_exchange(const communicator& comm, const std::vector<index_t>& cuts, index_t grain, local_failure& failed) {
@@ -168,7 +167,6 @@ struct sort_exchange {
             recv_at[q] = recv_total;
             const index_t first = recv_total + (grain > 1 ? leads[q] : 0);
             run_from.push_back({first, first + got[q]});
-            if (got[q]) runs.push_back(run_from.back());
             recv_total += widened[q];
             exact_total += got[q];
         }
@@ -285,7 +283,7 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     detail::phase_done("exact cuts");
     // B_r <- all-to-all(the runs between the cuts); merge(its p sorted runs)
     const detail::sort_exchange x(comm, cuts, detail::sort_grain<K>(comm), failed);
-    if (p >= 3 && a.size() >= std::size_t(p) * std::size_t(sort_rounds_min_keys())) {
+    if (p >= 3 && a.size() >= std::size_t(p) * std::size_t(detail::sort_rounds_min_keys())) {
         scanvec::vector<K> merged = detail::exchange_merging(comm, sorted, x, failed);
         sorted = scanvec::vector<K>();
         detail::phase_done("exchange and merges");
@@ -305,7 +303,12 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     sorted = scanvec::vector<K>();
     detail::phase_done("exchange of the keys");
     scanvec::vector<K> merged;
-    failed.run([&] { merged = ::scanvec::detail::merge_sorted_runs(std::move(received), x.runs); });
+    failed.run([&] {
+        std::vector<::scanvec::detail::run_range> runs;  // the runs that are not empty
+        for (const auto& r : x.run_from)
+            if (r.size() > 0) runs.push_back(r);
+        merged = ::scanvec::detail::merge_sorted_runs(std::move(received), std::move(runs));
+    });
     detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
     detail::phase_done("merge of the runs");
     return detail::on_layout(std::move(merged), a.layout(), comm);

@@ -41,9 +41,8 @@ template <class T> struct three_way_tile_shape {
 
 /// choose_pivots on marked tiles: a warp for each short-sort tile, this many
 /// threads a block. A warp, not a block, a tile: a block a tile made waves of
-/// mostly idle blocks (when the ninther of ninthers held its 81 loads in
-/// registers, two blocks an SM); the warp also sorts a long segment's 256
-/// samples, 8 a lane (docs/design/quicksort.md).
+/// mostly idle blocks; the warp also sorts a long segment's 256 samples, 8 a
+/// lane (docs/design/quicksort.md).
 constexpr int three_way_pivot_threads = 256;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
