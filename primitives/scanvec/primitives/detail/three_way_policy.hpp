@@ -35,8 +35,15 @@ template <class T> struct three_way_tile_shape {
     /// 8 keys a thread was the fastest of 4, 6, 8, 12 and 16 on the H100; more costs occupancy (registers).
     static constexpr int items = 8;
     static constexpr int size = threads * items;
-    /// The count pass is held to 64 registers so that 4 blocks or more fit an SM.
-    static constexpr int count_blocks_per_sm = 4;
+    /// The count pass with its pivots chosen before (quicksort's) is held to
+    /// 48 registers, 5 blocks an SM, without spilling; with a chooser of its
+    /// own it spills at 48 and is held to 64 (4 blocks).
+    static constexpr int count_blocks_per_sm = 5;
+    static constexpr int count_choosing_blocks_per_sm = 4;
+    /// The split pass waits on its look-back: 5 blocks an SM (48 registers)
+    /// for 4-byte keys, which it holds without spilling once it reloads its
+    /// keys and starts from the cache after the scan; 6 would spill.
+    static constexpr int split_blocks_per_sm = 5;
 };
 
 /// choose_pivots on marked tiles: a warp for each short-sort tile, this many

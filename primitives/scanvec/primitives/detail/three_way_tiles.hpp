@@ -73,6 +73,8 @@ constexpr std::uint64_t three_way_head = three_way_word_format<std::uint64_t>::h
 constexpr std::uint64_t three_way_one_less = std::uint64_t(1) << three_way_word_format<std::uint64_t>::less_shift;
 /// finished[t] of a tile not yet seen finished.
 constexpr std::uint32_t three_way_never_finished = ~std::uint32_t(0);
+/// A tile's start when its positions lie in more than one segment.
+constexpr std::uint32_t three_way_many_segments = ~std::uint32_t(0);
 
 /// The segmented sum of packed counts: restart at a head.
 template <class Word = std::uint64_t> struct three_way_segmented_plus {
@@ -91,7 +93,12 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
 
     T v[items];
     std::uint32_t s[items];
-    Word w[items];
+    /// Each element's class in 4 bits (element k at bit 4k): alone (finished,
+    /// or past the end), head, less, equal (greater: none of the last two).
+    /// Its word is built where it is used: the split holds the classes across
+    /// its look-back, where 8 64-bit words took 16 registers.
+    std::uint32_t classes;
+    static constexpr std::uint32_t alone_class = 8, head_class = 4, less_class = 2, equal_class = 1;
     std::int32_t first;  // position of v[0]
     std::int32_t n;
     std::uint32_t start_after;  // start of the position after v[items-1] (when there is one)
@@ -104,40 +111,64 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     }
     __device__ bool alone(int k) const { return head(k) && next_is_head(k); }
 
-    /// Loads the tile at base: keys and starts.
-    __device__ void load(const T* keys, const std::uint32_t* start, std::int32_t base, std::int32_t count) {
+    /// The start shared by every position of the tile [base, last] when one
+    /// segment holds it all and it has two positions or more, else
+    /// three_way_many_segments. Starts never decrease, so the two ends tell:
+    /// such a tile (most tiles while segments are longer than the base
+    /// case's) needs no starts loaded, which saves a third of a round's reads.
+    static __device__ std::uint32_t one_segment(const std::uint32_t* start, std::int32_t base, std::int32_t last) {
+        const std::uint32_t s0 = __ldg(start + base);
+        return last > base && __ldg(start + last) == s0 ? s0 : three_way_many_segments;
+    }
+    /// Loads the tile at base: keys, and starts (or all s0, from one_segment).
+    __device__ void load(const T* keys, const std::uint32_t* start, std::int32_t base, std::int32_t count,
+                         std::uint32_t s0) {
         n = count;
-        const int valid = n - base < threads * items ? n - base : threads * items;
-        const int lane = int(threadIdx.x);
-        if (valid == threads * items) {
-            // (CUB's signature takes a non-const pointer; it only reads)
-            cub::LoadDirectBlockedVectorized(lane, const_cast<T*>(keys + base), v);
-            cub::LoadDirectBlockedVectorized(lane, const_cast<std::uint32_t*>(start + base), s);
-        } else {
-            cub::LoadDirectBlocked(lane, keys + base, v, valid);
-            cub::LoadDirectBlocked(lane, start + base, s, valid, 0u);
-        }
         first = base + std::int32_t(threadIdx.x) * items;
+        load_blocked(keys + base, v, base);
+        load_starts(start, base, s0);
+    }
+    /// Loads the starts (again, in the split, from the cache after its
+    /// look-back: the classes alone held across it leave registers for more blocks).
+    __device__ void load_starts(const std::uint32_t* start, std::int32_t base, std::uint32_t s0) {
+        if (s0 != three_way_many_segments) {  // no key of the tile is alone
+#pragma unroll
+            for (int k = 0; k < items; ++k) s[k] = s0;
+            start_after = s0;
+            return;
+        }
+        load_blocked(start + base, s, base);
         start_after = first + items < n ? __ldg(start + first + items) : 0u;
+    }
+    template <class U> __device__ void load_blocked(const U* from, U (&to)[items], std::int32_t base) const {
+        const int valid = n - base < threads * items ? n - base : threads * items;
+        if (valid == threads * items)  // (CUB's signature takes a non-const pointer; it only reads)
+            cub::LoadDirectBlockedVectorized(int(threadIdx.x), const_cast<U*>(from), to);
+        else
+            cub::LoadDirectBlocked(int(threadIdx.x), from, to, valid, U{});
     }
     /// Classifies every element against its segment's pivot, pivot_of(k).
     template <class PivotOf> __device__ void classify(const PivotOf& pivot_of) {
+        classes = 0;
 #pragma unroll
         for (int k = 0; k < items; ++k) {
-            if (first + k >= n || alone(k)) {
-                w[k] = head_bit;  // past the end, or finished: no counts, and a segment of its own
-                continue;
+            std::uint32_t c = alone_class | head_class;  // past the end, or finished: no counts, a segment of its own
+            if (first + k < n && !alone(k)) {
+                const T p = pivot_of(k);
+                c = (head(k) ? head_class : 0) | (v[k] < p ? less_class : (p < v[k] ? 0 : equal_class));
             }
-            const T p = pivot_of(k);
-            w[k] = (head(k) ? head_bit : 0) | (v[k] < p ? one_less : (p < v[k] ? 0 : 1));
+            classes |= c << (4 * k);
         }
     }
-    /// Every loaded element lies in the segment that starts at s0.
-    __device__ bool all_in(std::uint32_t s0) const {
-        bool all = true;
-#pragma unroll
-        for (int k = 0; k < items; ++k) all &= first + k >= n || s[k] == s0;
-        return all;
+    __device__ std::uint32_t class_of(int k) const { return (classes >> (4 * k)) & 15; }
+    __device__ bool classed_alone(int k) const { return class_of(k) & alone_class; }
+    __device__ bool classed_head(int k) const { return class_of(k) & head_class; }
+    __device__ bool is_less(int k) const { return class_of(k) & less_class; }
+    __device__ bool is_equal(int k) const { return class_of(k) & equal_class; }
+    /// Element k's word: the head flag, one less or one equal.
+    __device__ Word w(int k) const {
+        const std::uint32_t c = class_of(k);
+        return (c & head_class ? head_bit : Word(0)) | (c & less_class ? one_less : Word(c & equal_class));
     }
     __device__ bool all_alone() const {
         bool all = true;
@@ -148,13 +179,15 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     __device__ Word aggregate() const {
         Word a = 0;
 #pragma unroll
-        for (int k = 0; k < items; ++k) a = three_way_segmented_plus<Word>{}(a, w[k]);
+        for (int k = 0; k < items; ++k) a = three_way_segmented_plus<Word>{}(a, w(k));
         return a;
     }
 };
 
 template <class T, class Chooser>
-__global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::count_blocks_per_sm)
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
+                                  is_chosen_pivot<Chooser> ? three_way_tile_shape<T>::count_blocks_per_sm
+                                                           : three_way_tile_shape<T>::count_choosing_blocks_per_sm)
     three_way_count_tiles(three_way_round<T> round, Chooser chooser, unsigned long long* descents) {
     const T* keys = round.from.keys;
     const std::uint32_t* start = round.from.start;
@@ -182,16 +215,12 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
     if (finished[blockIdx.x] < splits) return;  // finished before this state: nothing to count
     run_t r;
-    r.load(keys, start, base, n);
-    if (__syncthreads_and(r.all_alone())) {  // every key finished: from the next state on, skipped
-        if (threadIdx.x == 0 && finished[blockIdx.x] == three_way_never_finished) finished[blockIdx.x] = splits;
-        return;
-    }
+    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    r.load(keys, start, base, n, tile_start);
     // A tile of two keys or more inside one segment (most tiles, since the
     // base case takes the segments shorter than 8 tiles): no key is alone,
     // and a block sum of the counts replaces the segmented scan.
-    const std::uint32_t tile_start = __ldg(start + base);
-    if (__syncthreads_and(last > base && r.all_in(tile_start))) {
+    if (tile_start != three_way_many_segments) {
         if (threadIdx.x == 0) {
             const T p = chooser(keys, tile_start, __ldg(length + tile_start));
             tile_pivot[0] = p;
@@ -214,6 +243,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
             if (counts) atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts);
             if (sum & field) atomicAdd(descents, (unsigned long long)(sum & field));
         }
+        return;
+    }
+    if (__syncthreads_and(r.all_alone())) {  // every key finished: from the next state on, skipped
+        if (threadIdx.x == 0 && finished[blockIdx.x] == three_way_never_finished) finished[blockIdx.x] = splits;
         return;
     }
     // the pivot of every segment with a part in this tile, chosen where the part
@@ -244,7 +277,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        run = three_way_segmented_plus<word>{}(run, r.w[k]);
+        run = three_way_segmented_plus<word>{}(run, r.w(k));
         const std::int32_t i = r.first + k;
         if (i > last || r.alone(k)) continue;
         const bool ends = r.next_is_head(k);
@@ -261,7 +294,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 }
 
 template <class T>
-__global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
     three_way_split_tiles(three_way_round<T> round, three_way_tile_state tiles) {
     const T* keys = round.from.keys;
     const std::uint32_t* start = round.from.start;
@@ -283,7 +316,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
     using look_back = cub::TilePrefixCallbackOp<std::uint64_t, three_way_segmented_plus<>, three_way_tile_state>;
     using exchange_keys = cub::BlockExchange<T, threads, items>;
-    using exchange_places = cub::BlockExchange<three_way_place<std::uint32_t>, threads, items>;
+    using exchange_places = cub::BlockExchange<std::uint64_t, threads, items>;
     __shared__ union {
         struct {
             typename block_scan::TempStorage scan;
@@ -301,7 +334,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
         return;
     }
     run_t r;
-    r.load(keys, start, std::int32_t(tile) * three_way_tile_shape<T>::size, n);
+    const std::int32_t base = std::int32_t(tile) * three_way_tile_shape<T>::size;
+    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
+    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    r.load(keys, start, base, n, tile_start);
     r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
 
     std::uint64_t run;  // the segmented counts before my first element
@@ -313,64 +349,66 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads)
         look_back prefix(tiles, smem.scan.prefix, three_way_segmented_plus<>{}, tile);
         block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, three_way_segmented_plus<>{}, prefix);
     }
+    r.load_starts(start, base, tile_start);  // again (the keys after the places): registers for more blocks
 
-    // each element's place and its new segment's start (none past the end)
+    // each element's place and its new segment's start (none past the end);
+    // the first element of a new segment of two or more also writes, from
+    // here (one element in thousands), its length, its totals zeroed for the
+    // next count pass, its tile's mark for sort_short_segments and its entry
+    // in the base case's block-sort queue
     constexpr std::uint32_t none = ~std::uint32_t(0);
-    three_way_place<std::uint32_t> place[items];
+    std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint64_t before = run;
-        run = three_way_segmented_plus<>{}(run, r.w[k]);
+        run = three_way_segmented_plus<>{}(run, r.w(k));
         const std::int32_t i = r.first + k;
-        place[k].dest = place[k].start = none;
-        place[k].length = 0;
+        place[k] = ~std::uint64_t(0);
         if (i >= n) continue;
         const std::uint32_t s = r.s[k];
-        if (r.alone(k)) {  // finished: stays
-            place[k].dest = place[k].start = std::uint32_t(i);
+        if (r.classed_alone(k)) {  // finished: stays
+            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
             continue;
         }
-        const std::uint64_t in = r.head(k) ? 0 : before & ~three_way_head;  // my segment's counts before me
+        const std::uint64_t in = r.classed_head(k) ? 0 : before & ~three_way_head;  // my segment's counts before me
         const std::uint32_t less = std::uint32_t(in >> 32), equal = std::uint32_t(in);
         const std::uint64_t all = __ldg(totals + s);
         const std::uint32_t less_all = std::uint32_t(all >> 32), equal_all = std::uint32_t(all);
-        std::uint32_t len;
-        if (r.w[k] & three_way_one_less) {
-            place[k].dest = s + less;
-            place[k].start = s;
-            len = less_all;
-        } else if (r.w[k] & 1) {
-            place[k].dest = place[k].start = s + less_all + equal;
-            len = 1;
+        std::uint32_t dest, to_start, len = 0;
+        if (r.is_less(k)) {
+            dest = s + less;
+            to_start = s;
+            if (less == 0) len = less_all;
+        } else if (r.is_equal(k)) {
+            dest = to_start = s + less_all + equal;
         } else {
-            place[k].start = s + less_all + equal_all;
-            place[k].dest = place[k].start + (std::uint32_t(i) - s - less - equal);
-            len = place[k].dest == place[k].start ? __ldg(length + s) - less_all - equal_all : 0;
+            to_start = s + less_all + equal_all;
+            dest = to_start + (std::uint32_t(i) - s - less - equal);
+            if (dest == to_start) len = __ldg(length + s) - less_all - equal_all;
         }
-        if (place[k].dest != place[k].start) len = 0;  // only the first of a new segment writes its length
-        place[k].length = len;
+        place[k] = std::uint64_t(dest) << 32 | to_start;
+        if (len >= 2) {
+            length_out[dest] = len;
+            totals_out[dest] = 0;
+            constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
+            tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = splits + 1;
+            queue_block_sort<T>(block_sort_queue, queue_slots, dest, len);
+        }
     }
     // Each thread holds consecutive elements; stored as they are, a warp's
     // stores would land 'items' apart. Striped across the threads instead,
     // neighbouring lanes hold neighbouring elements, whose places are mostly
     // neighbours too (a run per class and segment): coalesced stores.
-    T v[items];
-    three_way_place<std::uint32_t> p[items];
+    r.load_blocked(keys + base, r.v, base);
     __syncthreads();
-    exchange_keys(smem.out.keys).BlockedToStriped(r.v, v);
-    exchange_places(smem.out.places).BlockedToStriped(place, p);
+    exchange_keys(smem.out.keys).BlockedToStriped(r.v, r.v);  // in place: registers for more blocks
+    exchange_places(smem.out.places).BlockedToStriped(place, place);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        if (p[k].dest == none) continue;
-        keys_out[p[k].dest] = v[k];
-        start_out[p[k].dest] = p[k].start;
-        if (p[k].length >= 2) {  // first in a new segment of two or more: its length, its totals zeroed,
-            length_out[p[k].dest] = p[k].length;  // and its tile marked for sort_short_segments
-            totals_out[p[k].dest] = 0;
-            constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
-            tile_heads[2 * (p[k].dest / tile_keys) + (p[k].length > tile_keys)] = splits + 1;
-            queue_block_sort<T>(block_sort_queue, queue_slots, p[k].dest, p[k].length);  // the base case's block sort
-        }
+        const std::uint32_t dest = std::uint32_t(place[k] >> 32);
+        if (dest == none) continue;
+        keys_out[dest] = r.v[k];
+        start_out[dest] = std::uint32_t(place[k]);
     }
 }
 
