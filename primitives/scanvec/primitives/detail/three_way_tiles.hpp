@@ -293,6 +293,26 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     if (threadIdx.x == 0 && tile_down) atomicAdd(descents, (unsigned long long)tile_down);
 }
 
+/// A warp's blocked items (lane l holds Items consecutive ones) made striped
+/// (lane l holds items l, l + 32, ...) through the warp's own shared space,
+/// padded so that neither side's accesses meet in a bank; __syncwarp only.
+template <class U, int Items> struct warp_exchange {
+    static constexpr int pad_every = sizeof(U) >= 8 ? 16 : 32;  // words of a bank row: 8-byte items go a half-warp at a time
+    static constexpr int slots = 32 * Items + 32 * Items / pad_every;
+    struct space {
+        U at[slots];
+    };
+    static __device__ int slot(int j) { return j + j / pad_every; }
+    static __device__ void blocked_to_striped(U (&x)[Items], space& s) {
+        const int lane = int(threadIdx.x % 32);
+#pragma unroll
+        for (int k = 0; k < Items; ++k) s.at[slot(lane * Items + k)] = x[k];
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < Items; ++k) x[k] = s.at[slot(k * 32 + lane)];
+    }
+};
+
 template <class T>
 __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
     three_way_split_tiles(three_way_round<T> round, three_way_tile_state tiles) {
@@ -315,17 +335,14 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
     using look_back = cub::TilePrefixCallbackOp<std::uint64_t, three_way_segmented_plus<>, three_way_tile_state>;
-    using exchange_keys = cub::BlockExchange<T, threads, items>;
-    using exchange_places = cub::BlockExchange<std::uint64_t, threads, items>;
-    __shared__ union {
-        struct {
-            typename block_scan::TempStorage scan;
-            typename look_back::TempStorage prefix;
-        } scan;
-        struct {  // both exchanged between the same two barriers
-            typename exchange_keys::TempStorage keys;
-            typename exchange_places::TempStorage places;
-        } out;
+    using keys_exchange = warp_exchange<T, items>;
+    using places_exchange = warp_exchange<std::uint64_t, items>;
+    constexpr int warps = threads / 32;
+    __shared__ struct {  // no union: the exchanges need no barrier after the scan
+        typename block_scan::TempStorage scan;
+        typename look_back::TempStorage prefix;
+        typename keys_exchange::space keys[warps];
+        typename places_exchange::space places[warps];
     } smem;
 
     const int tile = blockIdx.x;
@@ -343,11 +360,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     std::uint64_t run;  // the segmented counts before my first element
     if (tile == 0) {
         std::uint64_t tile_total;
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), three_way_segmented_plus<>{}, tile_total);
+        block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, std::uint64_t(0), three_way_segmented_plus<>{}, tile_total);
         if (threadIdx.x == 0) tiles.SetInclusive(0, tile_total);
     } else {
-        look_back prefix(tiles, smem.scan.prefix, three_way_segmented_plus<>{}, tile);
-        block_scan(smem.scan.scan).ExclusiveScan(r.aggregate(), run, three_way_segmented_plus<>{}, prefix);
+        look_back prefix(tiles, smem.prefix, three_way_segmented_plus<>{}, tile);
+        block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, three_way_segmented_plus<>{}, prefix);
     }
     r.load_starts(start, base, tile_start);  // again (the keys after the places): registers for more blocks
 
@@ -396,13 +413,13 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
         }
     }
     // Each thread holds consecutive elements; stored as they are, a warp's
-    // stores would land 'items' apart. Striped across the threads instead,
-    // neighbouring lanes hold neighbouring elements, whose places are mostly
-    // neighbours too (a run per class and segment): coalesced stores.
+    // stores would land 'items' apart. Striped across the warp's lanes
+    // instead, neighbouring lanes hold neighbouring elements, whose places
+    // are mostly neighbours too (a run per class and segment): coalesced
+    // stores. Within the warp: no block barrier.
     r.load_blocked(keys + base, r.v, base);
-    __syncthreads();
-    exchange_keys(smem.out.keys).BlockedToStriped(r.v, r.v);  // in place: registers for more blocks
-    exchange_places(smem.out.places).BlockedToStriped(place, place);
+    keys_exchange::blocked_to_striped(r.v, smem.keys[threadIdx.x / 32]);  // in place: registers for more blocks
+    places_exchange::blocked_to_striped(place, smem.places[threadIdx.x / 32]);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint32_t dest = std::uint32_t(place[k] >> 32);
