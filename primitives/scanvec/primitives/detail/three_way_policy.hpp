@@ -40,9 +40,9 @@ template <class T> struct three_way_tile_shape {
     /// own it spills at 48 and is held to 64 (4 blocks).
     static constexpr int count_blocks_per_sm = 5;
     static constexpr int count_choosing_blocks_per_sm = 4;
-    /// The split pass waits on its look-back: 5 blocks an SM (48 registers)
-    /// for 4-byte keys, which it holds without spilling once it reloads its
-    /// keys and starts from the cache after the scan; 6 would spill.
+    /// The split pass waits on its look-back: 5 blocks an SM (48 registers),
+    /// which every key type holds without spilling once the pass reloads its
+    /// keys and starts from the cache after the scan; 6 (40 registers) spills.
     static constexpr int split_blocks_per_sm = 5;
 };
 

@@ -70,7 +70,6 @@ template <> struct three_way_word_format<std::uint32_t> {
     static constexpr int less_shift = 16;
 };
 constexpr std::uint64_t three_way_head = three_way_word_format<std::uint64_t>::head;
-constexpr std::uint64_t three_way_one_less = std::uint64_t(1) << three_way_word_format<std::uint64_t>::less_shift;
 /// finished[t] of a tile not yet seen finished.
 constexpr std::uint32_t three_way_never_finished = ~std::uint32_t(0);
 /// A tile's start when its positions lie in more than one segment.
@@ -115,7 +114,7 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     /// segment holds it all and it has two positions or more, else
     /// three_way_many_segments. Starts never decrease, so the two ends tell:
     /// such a tile (most tiles while segments are longer than the base
-    /// case's) needs no starts loaded, which saves a third of a round's reads.
+    /// case's) needs no starts loaded: half of a round's reads, a third of its bytes.
     static __device__ std::uint32_t one_segment(const std::uint32_t* start, std::int32_t base, std::int32_t last) {
         const std::uint32_t s0 = __ldg(start + base);
         return last > base && __ldg(start + last) == s0 ? s0 : three_way_many_segments;
