@@ -424,9 +424,15 @@ template <class T> struct three_way_reference {
     }
 };
 
-template <class T, class Off> void check_three_way_rounds(const std::vector<T>& h, bool base_case = false) {
+/// Rounds of the family against the reference. any_order: the split may
+/// order each class as it likes: every new segment must hold the reference's
+/// keys (starts and lengths as the reference's), and the reference goes on
+/// from the split's order.
+template <class T, class Off>
+void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, bool any_order = false) {
     CAPTURE(h.size());
     CAPTURE(base_case);
+    CAPTURE(any_order);
     sv::pivoted_segments<T, Off> segs{sv::vector<T>(h)};
     three_way_reference<T> ref(h);
     for (std::uint64_t round = 0; round < 6; ++round) {
@@ -447,8 +453,21 @@ template <class T, class Off> void check_three_way_rounds(const std::vector<T>& 
         const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round}) : count_chosen();
         REQUIRE(std::size_t(descents) == ref.descents());
         if (ref.descents() == 0) break;
-        segs = sv::split_three_ways(segs);
+        segs = any_order ? sv::split_three_ways(segs, sv::any_order) : sv::split_three_ways(segs);
         ref.split(round);
+        if (any_order) {
+            auto got = segs.keys.to_host();
+            for (std::size_t s = 0, e; s < h.size(); s = e) {  // each new segment: the same keys
+                for (e = s + 1; e < h.size() && ref.start[e] != e;) ++e;
+                std::vector<T> mine(got.begin() + std::ptrdiff_t(s), got.begin() + std::ptrdiff_t(e));
+                std::vector<T> want(ref.keys.begin() + std::ptrdiff_t(s), ref.keys.begin() + std::ptrdiff_t(e));
+                std::sort(mine.begin(), mine.end());
+                std::sort(want.begin(), want.end());
+                CAPTURE(s);
+                REQUIRE(mine == want);
+            }
+            ref.keys = std::move(got);
+        }
         REQUIRE(segs.keys.to_host() == ref.keys);
         const auto start = segs.start.to_host();
         REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
@@ -474,6 +493,22 @@ TEST_CASE("split_three_ways: every segment less | each equal alone | greater, st
             std::vector<ts::keyed> kv(n);
             for (std::size_t i = 0; i < n; ++i) kv[i] = {k[i] % 5, int(i)};  // many equal keys: the ids show stability
             check_three_way_rounds<ts::keyed, std::uint32_t>(kv);
+        }
+    }
+}
+
+TEST_CASE("split_three_ways(segs, any_order): each new segment holds the stable split's keys, round after round") {
+    // on CUDA integer keys take their places without look-back (the count's atomic
+    // adds order the tiles); double and the 64-bit positions split stably
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 31, 2047, 2049, 3073, 65539, 1000003})) {
+        for (order o : {order::random, order::few, order::sorted, order::reversed}) {
+            CAPTURE(name(o));
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 2200 + n), false, true);
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 2250 + n), true, true);
+            check_three_way_rounds<std::uint64_t, std::uint32_t>(keys<std::uint64_t>(n, o, 2300 + n), false, true);
+            check_three_way_rounds<std::int64_t, std::uint32_t>(keys<std::int64_t>(n, o, 2350 + n), true, true);
+            check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 2400 + n), false, true);
+            check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 2450 + n), false, true);
         }
     }
 }

@@ -226,8 +226,9 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
             picture.before(segs);
             // F <- A <=> Pivots[Start], counted per segment, with the descents
             auto descents = count_three_ways_to_device(segs).fetch();
-            // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater
-            segs = split_three_ways(segs);
+            // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater.
+            // A sort needs no order within a class; a picture shows the book's stable split
+            segs = picture.shown ? split_three_ways(segs) : split_three_ways(segs, any_order);
             picture.after(segs);
             return descents;
         });

@@ -16,6 +16,7 @@
 //   count_three_ways_to_device(segs)        the same, the descents left on the device (get() later)
 //   count_three_ways(segs, chooser)         the pivots chosen as by choose_pivots, then counted
 //   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
+//   segs = split_three_ways(segs, any_order) the same, each class in any order (all quicksort needs)
 //   sort_short_segments(segs)               the base case: every segment of at most
 //                                           segs.short_limit() keys sorted at once, finished
 //
@@ -135,6 +136,23 @@ template <class T, class Pos, class Chooser> index_t count_three_ways(pivoted_se
 /// not wait for the device.
 template <class T, class Pos> pivoted_segments<T, Pos> split_three_ways(pivoted_segments<T, Pos>& segs) {
     return detail::labelled("split_three_ways", segs.size(), [&] { return detail::three_way_impl<T, Pos>::split(segs); });
+}
+
+/// Asks split_three_ways for the same segments with the keys of each class
+/// in any order: a sort needs no more.
+struct any_order_t {};
+inline constexpr any_order_t any_order{};
+
+/// The same split, each class's keys in any order (the stable order is one):
+/// the same segments, starts and lengths, each new segment holding the same
+/// keys. On CUDA tiles integer keys then take their places without a look-back
+/// across tiles, in an order that may change from run to run; other keys and
+/// forms split stably.
+/// Model: as split_three_ways. Does not wait for the device.
+template <class T, class Pos>
+pivoted_segments<T, Pos> split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t) {
+    return detail::labelled("split_three_ways", segs.size(),
+                            [&] { return detail::three_way_impl<T, Pos>::split_any_order(segs); });
 }
 
 SCANVEC_NAMESPACE_END

@@ -201,8 +201,8 @@ template <class P> constexpr bool is_chosen_pivot<chosen_pivot<P>> = true;
 /// What a pivoted_segments state keeps besides its keys and segments. The
 /// generic form uses counts only; the CUDA tile form (three_way_tiles.hpp) all.
 template <class T, class Pos> struct three_way_bookkeeping {
-    /// Less and equal counts: the generic form's inclusive scan over all
-    /// positions, or (CUDA tiles) each segment's totals at its head.
+    /// The generic form's inclusive scan over all positions of the less and
+    /// equal counts, or (CUDA tiles) each segment's less and greater totals at its head.
     vector<typename three_way_counts<Pos>::word> counts;
     /// CUDA tiles: per tile of short_sort_shape<T>::tile_keys positions, the
     /// last split (by number) that left a short segment's head there, and the
@@ -220,6 +220,10 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// it: the keys and starts two splits ago, where the split writes, hold it
     /// too, since finished keys never move.
     vector<std::uint32_t> finished;
+    /// CUDA tiles: per tile of the count and split passes, what the tiles
+    /// before it in the count pass's order took of the segments at its two
+    /// ends (three_way_round::tile_offsets), for the split in any order.
+    vector<std::uint64_t> tile_offsets;
     /// CUDA tiles: the buffers of the state before the previous one, which the next split writes.
     vector<T> keys_two_splits_ago;
     vector<Pos> start_two_splits_ago;
@@ -300,6 +304,9 @@ template <class T, class Pos> struct three_way_generic {
                          F{keys, keys_out, segs.start.data(), segs.length.data()});
         backend::check_launch("sort_short_segments");
     }
+
+    /// The stable split is one of the orders split_three_ways(segs, any_order) allows.
+    static segments split_any_order(segments& segs) { return split(segs); }
 
     static segments split(segments& segs) {
         const std::size_t n = segs.size();

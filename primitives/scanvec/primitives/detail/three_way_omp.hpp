@@ -176,6 +176,9 @@ template <class T, class Pos> struct three_way_host {
         }
     }
 
+    /// The stable split is one of the orders split_three_ways(segs, any_order) allows.
+    static segments split_any_order(segments& segs) { return split(segs); }
+
     static segments split(segments& segs) {
         const index_t n = index_t(segs.size());
         segments out;

@@ -19,7 +19,7 @@ template <class T> struct three_way_arrays {
     T* keys;
     std::uint32_t* start;   ///< where each position's segment begins
     std::uint32_t* length;  ///< at each head of a segment of two or more
-    std::uint64_t* totals;  ///< each such segment's less and equal counts, at its head
+    std::uint64_t* totals;  ///< each such segment's less and greater counts, at its head
 };
 
 /// What the tile passes of one round read and write: the state read (`from`),
@@ -33,6 +33,11 @@ template <class T> struct three_way_round {
     std::uint32_t* block_sort_queue;
     std::uint32_t queue_slots;  ///< each size's slots in block_sort_queue
     std::uint32_t* finished;
+    /// Per count tile, [2t] and [2t + 1]: the (less, greater) counts that
+    /// tiles before it in the count pass's order took of the segments
+    /// holding its first and its last position (0 where the segment lies in
+    /// the tile). The split in any order places the tile's keys after them.
+    std::uint64_t* tile_offsets;
     std::uint32_t splits;  ///< how many splits made the state read
     std::int32_t n;
     stream_t stream;

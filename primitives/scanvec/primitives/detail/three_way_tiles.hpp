@@ -2,8 +2,8 @@
 //
 // Arithmetic keys, 32-bit positions, below 2^31 elements (three_way_tiles<T>
 // hands larger states to the generic form). Each element's counts (is it less
-// than its segment's pivot, is it equal) and whether it heads a segment pack
-// into one word: the head flag in the top bit, less above equal. Scanning
+// than its segment's pivot, is it greater) and whether it heads a segment pack
+// into one word: the head flag in the top bit, less above greater. Scanning
 // those words with
 //     a (+) b = b if b heads a segment, else a + b
 // is a segmented +-scan of both counts at once; it is associative, so CUB's
@@ -14,18 +14,22 @@
 // tile's scan in shared memory; the last element of each segment in the tile
 // leaves the segment's counts at its head: a plain store when the whole
 // segment lies in the tile, an atomic add when it crosses a tile boundary (the
-// split that made the segment zeroed its totals). The same pass counts the
-// descents inside segments (one atomic per tile).
-// split pass: the same scan, now across tiles by look-back, gives each
+// split that made the segment zeroed its totals). What the atomic add finds
+// there, the counts of the tiles before it in the pass's order, is kept for the
+// tile (tile_offsets). The same pass counts the descents inside segments (one
+// atomic per tile).
+// split pass, stable: the same scan, now across tiles by look-back, gives each
 // element its counts before it in its segment; with the segment's totals that
-// is its place. The element that lands first in a new segment writes the
-// segment's length and zeroes its totals for the next count pass.
+// is its place. In any order (integer keys): the tile's own scan and its
+// tile_offsets give each element its place, and no tile waits for another.
+// The element that lands first in a new segment writes the segment's length
+// and zeroes its totals for the next count pass.
 //
 // A segment of one element (finished) has no pivot, no totals and never
 // moves: both passes recognise it from the starts alone (it is a head and so
 // is the next position). A tile of finished keys only is marked by the count
 // pass (finished[t] = the state's number of splits) and skipped by both passes
-// in every later state; the split then publishes it to the look-back as a tile
+// in every later state; the stable split then publishes it to the look-back as a tile
 // of heads, which no counts cross. docs/design/quicksort.md has the rest.
 #pragma once
 
@@ -56,7 +60,7 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
-/// The packed word's layout: the head flag in the top bit, less above equal.
+/// The packed word's layout: the head flag in the top bit, less above greater.
 /// The split's scan crosses tiles (64-bit words, counts below 2^31); the
 /// count's stays in one tile, whose counts fit 15 bits: 32-bit words, half
 /// the integer work of a pass that is bound by it.
@@ -93,7 +97,7 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     T v[items];
     std::uint32_t s[items];
     /// Each element's class in 4 bits (element k at bit 4k): alone (finished,
-    /// or past the end), head, less, equal (greater: none of the last two).
+    /// or past the end), head, less, equal (greater: none of alone, less, equal).
     /// Its word is built where it is used: the split holds the classes across
     /// its look-back, where 8 64-bit words took 16 registers.
     std::uint32_t classes;
@@ -164,10 +168,12 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     __device__ bool classed_head(int k) const { return class_of(k) & head_class; }
     __device__ bool is_less(int k) const { return class_of(k) & less_class; }
     __device__ bool is_equal(int k) const { return class_of(k) & equal_class; }
-    /// Element k's word: the head flag, one less or one equal.
+    __device__ bool is_greater(int k) const { return !(class_of(k) & (alone_class | less_class | equal_class)); }
+    /// Element k's word: the head flag, one less or one greater.
     __device__ Word w(int k) const {
         const std::uint32_t c = class_of(k);
-        return (c & head_class ? head_bit : Word(0)) | (c & less_class ? one_less : Word(c & equal_class));
+        return (c & head_class ? head_bit : Word(0)) |
+               (c & less_class ? one_less : Word(!(c & (alone_class | equal_class))));
     }
     __device__ bool all_alone() const {
         bool all = true;
@@ -195,6 +201,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     const std::int32_t n = round.n;
     std::uint64_t* totals = round.from.totals;
     std::uint32_t* finished = round.finished;
+    std::uint64_t* taken = round.tile_offsets + 2 * blockIdx.x;  // [0], [1]: the first and last positions' segments
     const std::uint32_t splits = round.splits;
     using word = std::uint32_t;  // counts within the tile
     static_assert(three_way_tile_shape<T>::size < 1 << 15, "a tile's counts fit 15 bits");
@@ -227,19 +234,19 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
         }
         __syncthreads();
         const T p = tile_pivot[0];
-        std::uint64_t mine = 0;  // less << 42 | equal << 21 | descents: each below 2^15
+        std::uint64_t mine = 0;  // less << 42 | greater << 21 | descents: each below 2^15
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::int32_t i = r.first + k;
             if (i >= n) continue;
-            mine += r.v[k] < p ? std::uint64_t(1) << 42 : (p < r.v[k] ? 0 : std::uint64_t(1) << 21);
+            mine += r.v[k] < p ? std::uint64_t(1) << 42 : (p < r.v[k] ? std::uint64_t(1) << 21 : 0);
             if (i > 0 && !r.head(k)) mine += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
         }
         const std::uint64_t sum = block_sum_wide(smem.wide).Sum(mine);
         if (threadIdx.x == 0) {
             constexpr std::uint64_t field = (std::uint64_t(1) << 21) - 1;
-            const std::uint64_t counts = (sum >> 42) << 32 | ((sum >> 21) & field);  // the totals' word: less, equal
-            if (counts) atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts);
+            const std::uint64_t counts = (sum >> 42) << 32 | ((sum >> 21) & field);  // the totals' word: less, greater
+            taken[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts) : 0;
             if (sum & field) atomicAdd(descents, (unsigned long long)(sum & field));
         }
         return;
@@ -284,8 +291,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
         constexpr int shift = three_way_word_format<word>::less_shift;
         const word c = run & ~run_t::head_bit;  // as the 64-bit word of the totals:
         const std::uint64_t counts = std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
+        std::uint64_t before = 0;  // what tiles before this one took of the segment
         if (ends && (run & run_t::head_bit)) totals[r.s[k]] = counts;  // the whole segment is in this tile
-        else atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
+        else before = atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
+        if (r.s[k] <= std::uint32_t(base)) taken[0] = before;
+        if (i == last) taken[1] = before;
     }
     __syncthreads();
     const unsigned tile_down = block_sum(smem.sum).Sum(down);
@@ -312,6 +322,52 @@ template <class U, int Items> struct warp_exchange {
     }
 };
 
+/// What both forms of the split do with a tile's places (place[k] = dest << 32
+/// | new start, or ~0: nothing to store).
+template <class T> struct three_way_split_store {
+    static constexpr int items = three_way_tile_shape<T>::items;
+    using keys_exchange = warp_exchange<T, items>;
+    using places_exchange = warp_exchange<std::uint64_t, items>;
+    struct space {  // a warp's
+        typename keys_exchange::space keys;
+        typename places_exchange::space places;
+    };
+
+    /// The first element to land in a new segment of two or more (len: its
+    /// length, else 0) writes, from here (one element in thousands), its
+    /// length, its totals zeroed for the next count pass, its tile's mark for
+    /// sort_short_segments and its entry in the base case's block-sort queue.
+    static __device__ __forceinline__ void new_segment(const three_way_round<T>& round, std::uint32_t dest,
+                                                       std::uint32_t len) {
+        if (len < 2) return;
+        round.to.length[dest] = len;
+        round.to.totals[dest] = 0;
+        constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
+        round.tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = round.splits + 1;
+        queue_block_sort<T>(round.block_sort_queue, round.queue_slots, dest, len);
+    }
+
+    /// Each thread holds consecutive elements; stored as they are, a warp's
+    /// stores would land `items` apart. Striped across the warp's lanes
+    /// instead, neighbouring lanes hold neighbouring elements, whose places
+    /// are mostly neighbours too (a run per class and segment): coalesced
+    /// stores. Within the warp: no block barrier.
+    static __device__ __forceinline__ void striped(const three_way_round<T>& round, T (&v)[items],
+                                                   std::uint64_t (&place)[items], space& warp) {
+        keys_exchange::blocked_to_striped(v, warp.keys);  // in place: registers for more blocks
+        places_exchange::blocked_to_striped(place, warp.places);
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const std::uint32_t dest = std::uint32_t(place[k] >> 32);
+            if (dest == ~std::uint32_t(0)) continue;
+            round.to.keys[dest] = v[k];
+            round.to.start[dest] = std::uint32_t(place[k]);
+        }
+    }
+};
+
+/// The stable split: each element's counts before it in its segment by
+/// look-back across the tiles.
 template <class T>
 __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
     three_way_split_tiles(three_way_round<T> round, three_way_tile_state tiles) {
@@ -321,27 +377,17 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     const T* pivot = round.pivot;
     const std::uint64_t* totals = round.from.totals;
     const std::int32_t n = round.n;
-    T* keys_out = round.to.keys;
-    std::uint32_t* start_out = round.to.start;
-    std::uint32_t* length_out = round.to.length;
-    std::uint64_t* totals_out = round.to.totals;
-    std::uint32_t* tile_heads = round.tile_heads;
-    std::uint32_t* block_sort_queue = round.block_sort_queue;
-    const std::uint32_t queue_slots = round.queue_slots;
     const std::uint32_t* finished = round.finished;
     const std::uint32_t splits = round.splits;
     using run_t = three_way_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
     using look_back = cub::TilePrefixCallbackOp<std::uint64_t, three_way_segmented_plus<>, three_way_tile_state>;
-    using keys_exchange = warp_exchange<T, items>;
-    using places_exchange = warp_exchange<std::uint64_t, items>;
-    constexpr int warps = threads / 32;
+    using store = three_way_split_store<T>;
     __shared__ struct {  // no union: the exchanges need no barrier after the scan
         typename block_scan::TempStorage scan;
         typename look_back::TempStorage prefix;
-        typename keys_exchange::space keys[warps];
-        typename places_exchange::space places[warps];
+        typename store::space warps[threads / 32];
     } smem;
 
     const int tile = blockIdx.x;
@@ -367,12 +413,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     }
     r.load_starts(start, base, tile_start);  // again (the keys after the places): registers for more blocks
 
-    // each element's place and its new segment's start (none past the end);
-    // the first element of a new segment of two or more also writes, from
-    // here (one element in thousands), its length, its totals zeroed for the
-    // next count pass, its tile's mark for sort_short_segments and its entry
-    // in the base case's block-sort queue
-    constexpr std::uint32_t none = ~std::uint32_t(0);
+    // each element's place and its new segment's start (none past the end)
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
 #pragma unroll
     for (int k = 0; k < items; ++k) {
@@ -387,45 +428,108 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
             continue;
         }
         const std::uint64_t in = r.classed_head(k) ? 0 : before & ~three_way_head;  // my segment's counts before me
-        const std::uint32_t less = std::uint32_t(in >> 32), equal = std::uint32_t(in);
+        const std::uint32_t less = std::uint32_t(in >> 32), greater = std::uint32_t(in);
         const std::uint64_t all = __ldg(totals + s);
-        const std::uint32_t less_all = std::uint32_t(all >> 32), equal_all = std::uint32_t(all);
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
         std::uint32_t dest, to_start, len = 0;
         if (r.is_less(k)) {
             dest = s + less;
             to_start = s;
             if (less == 0) len = less_all;
         } else if (r.is_equal(k)) {
-            dest = to_start = s + less_all + equal;
+            dest = to_start = s + less_all + (std::uint32_t(i) - s - less - greater);
         } else {
-            to_start = s + less_all + equal_all;
-            dest = to_start + (std::uint32_t(i) - s - less - equal);
-            if (dest == to_start) len = __ldg(length + s) - less_all - equal_all;
+            to_start = s + __ldg(length + s) - greater_all;
+            dest = to_start + greater;
+            if (greater == 0) len = greater_all;
         }
         place[k] = std::uint64_t(dest) << 32 | to_start;
-        if (len >= 2) {
-            length_out[dest] = len;
-            totals_out[dest] = 0;
-            constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
-            tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = splits + 1;
-            queue_block_sort<T>(block_sort_queue, queue_slots, dest, len);
-        }
+        store::new_segment(round, dest, len);
     }
-    // Each thread holds consecutive elements; stored as they are, a warp's
-    // stores would land 'items' apart. Striped across the warp's lanes
-    // instead, neighbouring lanes hold neighbouring elements, whose places
-    // are mostly neighbours too (a run per class and segment): coalesced
-    // stores. Within the warp: no block barrier.
     r.load_blocked(keys + base, r.v, base);
-    keys_exchange::blocked_to_striped(r.v, smem.keys[threadIdx.x / 32]);  // in place: registers for more blocks
-    places_exchange::blocked_to_striped(place, smem.places[threadIdx.x / 32]);
+    store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
+}
+
+/// The split in any order within each class, for integer keys (a key equal
+/// to its pivot is the pivot). Each element's counts before it are its
+/// tile's own scan plus what the tiles before it in the count pass's order
+/// took of its segment (tile_offsets): no tile waits for another. Less keys
+/// go forward from the segment's start, greater ones from where its greater
+/// part begins; equal keys are not moved: the tiles over the equal part
+/// write the pivot there.
+template <class T>
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
+    three_way_split_any_order_tiles(three_way_round<T> round) {
+    static_assert(std::is_integral_v<T>, "keys equal to the pivot are the pivot");
+    const T* keys = round.from.keys;
+    const std::uint32_t* start = round.from.start;
+    const std::uint32_t* length = round.from.length;
+    const T* pivot = round.pivot;
+    const std::uint64_t* totals = round.from.totals;
+    const std::int32_t n = round.n;
+    using word = std::uint32_t;  // counts within the tile
+    using run_t = three_way_run<T, word>;
+    constexpr int threads = run_t::threads, items = run_t::items;
+    constexpr int shift = three_way_word_format<word>::less_shift;
+    using block_scan = cub::BlockScan<word, threads>;
+    using store = three_way_split_store<T>;
+    __shared__ struct {
+        typename block_scan::TempStorage scan;
+        typename store::space warps[threads / 32];
+    } smem;
+
+    const int tile = blockIdx.x;
+    if (round.finished[tile] < round.splits) return;  // finished before this state: both buffers hold it already
+    run_t r;
+    const std::int32_t base = std::int32_t(tile) * three_way_tile_shape<T>::size;
+    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
+    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    r.load(keys, start, base, n, tile_start);
+    r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
+    word run;  // the counts before my first element in this tile
+    block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
+    const std::uint64_t first_taken = round.tile_offsets[2 * tile], last_taken = round.tile_offsets[2 * tile + 1];
+    const std::uint32_t last_start = tile_start != three_way_many_segments ? tile_start : __ldg(start + last);
+
+    std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        const std::uint32_t dest = std::uint32_t(place[k] >> 32);
-        if (dest == none) continue;
-        keys_out[dest] = r.v[k];
-        start_out[dest] = std::uint32_t(place[k]);
+        const word before = run;
+        run = three_way_segmented_plus<word>{}(run, r.w(k));
+        const std::int32_t i = r.first + k;
+        place[k] = ~std::uint64_t(0);
+        if (i >= n) continue;
+        const std::uint32_t s = r.s[k];
+        if (r.classed_alone(k)) {  // finished: stays
+            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
+            continue;
+        }
+        const word here = r.classed_head(k) ? 0 : before & ~run_t::head_bit;  // before me in this tile
+        const std::uint64_t in = (std::uint64_t(here >> shift) << 32 | (here & ((word(1) << shift) - 1))) +
+                                 (s <= std::uint32_t(base) ? first_taken : s == last_start ? last_taken : 0);
+        const std::uint64_t all = __ldg(totals + s);
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_from = s + __ldg(length + s) - std::uint32_t(all);
+        if (std::uint32_t(i) >= s + less_all && std::uint32_t(i) < greater_from) {  // my position is in the equal part
+            round.to.keys[i] = __ldg(pivot + s);
+            round.to.start[i] = std::uint32_t(i);
+        }
+        std::uint32_t dest, to_start, len = 0;
+        if (r.is_less(k)) {
+            to_start = s;
+            dest = s + std::uint32_t(in >> 32);
+            if (dest == to_start) len = less_all;
+        } else if (r.is_greater(k)) {
+            to_start = greater_from;
+            dest = greater_from + std::uint32_t(in);
+            if (dest == to_start) len = std::uint32_t(all);
+        } else {
+            continue;  // equal: written as the pivot
+        }
+        place[k] = std::uint64_t(dest) << 32 | to_start;
+        store::new_segment(round, dest, len);
     }
+    r.load_blocked(keys + base, r.v, base);  // again, from the cache: registers for more blocks
+    store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }
 
 /// operator< as CUB's comparator.
@@ -562,12 +666,24 @@ void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& ch
     backend::check_launch("count_three_ways (count by tiles)");
 }
 
-/// The split pass: round.from split into round.to. Its look-back status is
-/// the one choose_pivots initialised in `chosen`; without one (the pivots
-/// chosen by the count pass, or none chosen since the last split) it is
-/// made and initialised here.
-template <class T> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch& chosen) {
+/// Whether split_three_ways(segs, any_order) takes the pass without look-back.
+template <class T> constexpr bool three_way_splits_any_order = std::is_integral_v<T>;
+
+/// The split pass: round.from split into round.to, stably or in any order
+/// within each class (AnyOrder: integer keys only). The stable pass's
+/// look-back status is the one choose_pivots initialised in `chosen`;
+/// without one (the pivots chosen by the count pass, or none chosen since
+/// the last split) it is made and initialised here.
+template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch& chosen) {
     const int num_tiles = three_way_tiles_of<T>(round.n);
+    backend::fill_zero(round.block_sort_queue, 2 * sizeof(std::uint32_t), round.stream,
+                       "split_three_ways (block-sort queues)");
+    if constexpr (AnyOrder) {
+        static_assert(three_way_splits_any_order<T>, "the split without look-back takes integer keys");
+        three_way_split_any_order_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
+        backend::check_launch("split_three_ways (split by tiles, any order)");
+        return;
+    }
     const std::size_t bytes = tile_state_bytes<three_way_tile_state>(num_tiles, "split_three_ways");
     std::optional<tile_state<three_way_tile_state>> fresh;
     three_way_tile_state tiles;
@@ -577,8 +693,6 @@ template <class T> void three_way_split_by_tiles(const three_way_round<T>& round
         fresh.emplace(num_tiles, round.stream, "split_three_ways");
         tiles = fresh->tiles;
     }
-    backend::fill_zero(round.block_sort_queue, 2 * sizeof(std::uint32_t), round.stream,
-                       "split_three_ways (block-sort queues)");
     three_way_split_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, tiles);
     backend::check_launch("split_three_ways (split by tiles)");
 }
@@ -611,6 +725,7 @@ template <class T> struct three_way_tiles {
         const std::size_t queue_words = book.block_sort_queue.size();
         r.queue_slots = queue_words ? std::uint32_t(block_sort_queue_slots(queue_words)) : 0;
         r.finished = book.finished.data();
+        r.tile_offsets = book.tile_offsets.data();
         r.splits = book.splits;
         r.n = std::int32_t(keys.size());
         r.stream = current_stream();
@@ -644,6 +759,7 @@ template <class T> struct three_way_tiles {
         static_assert(three_way_never_finished == ~std::uint32_t(0), "never finished: every byte 0xFF");
         book.finished = vector<std::uint32_t>(words, no_init);
         backend::fill_bytes(book.finished.data(), 0xFF, words * sizeof(std::uint32_t), s, "pivoted_segments (finished)");
+        book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
@@ -672,7 +788,11 @@ template <class T> struct three_way_tiles {
     }
 
     /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
-    static segments split(segments& segs) {
+    static segments split(segments& segs) { return split_by_tiles<false>(segs); }
+    /// Integer keys without look-back; others stably (one of the orders).
+    static segments split_any_order(segments& segs) { return split_by_tiles<three_way_splits_any_order<T>>(segs); }
+
+    template <bool AnyOrder> static segments split_by_tiles(segments& segs) {
         const std::size_t n = segs.size();
         if (n < 2 || !fits(n)) return generic::split(segs);
         segments out;
@@ -689,7 +809,7 @@ template <class T> struct three_way_tiles {
         round.from.totals = totals.data();
         round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
         const runtime::scratch chosen = std::move(book.split_status);  // this split's only: freed after its pass
-        three_way_split_by_tiles(round, chosen);
+        three_way_split_by_tiles<T, AnyOrder>(round, chosen);
         ++book.splits;
         book.keys_two_splits_ago = std::move(segs.keys);
         book.start_two_splits_ago = std::move(segs.start);
