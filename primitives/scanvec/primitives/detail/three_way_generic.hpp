@@ -224,6 +224,8 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// before it in the count pass's order took of the segments at its two
     /// ends (three_way_round::tile_offsets), for the split in any order.
     vector<std::uint64_t> tile_offsets;
+    /// CUDA tiles: three_way_round::descents_seen (one word).
+    vector<std::uint32_t> descents_seen;
     /// CUDA tiles: the buffers of the state before the previous one, which the next split writes.
     vector<T> keys_two_splits_ago;
     vector<Pos> start_two_splits_ago;

@@ -38,6 +38,10 @@ template <class T> struct three_way_round {
     /// holding its first and its last position (0 where the segment lies in
     /// the tile). The split in any order places the tile's keys after them.
     std::uint64_t* tile_offsets;
+    /// The last state (by its number of splits) whose count found a descent:
+    /// in any other state every segment is sorted, and the split in any
+    /// order moves no key, as the stable one.
+    std::uint32_t* descents_seen;
     std::uint32_t splits;  ///< how many splits made the state read
     std::int32_t n;
     stream_t stream;

@@ -247,7 +247,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
             constexpr std::uint64_t field = (std::uint64_t(1) << 21) - 1;
             const std::uint64_t counts = (sum >> 42) << 32 | ((sum >> 21) & field);  // the totals' word: less, greater
             taken[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts) : 0;
-            if (sum & field) atomicAdd(descents, (unsigned long long)(sum & field));
+            if (sum & field) {
+                atomicAdd(descents, (unsigned long long)(sum & field));
+                *round.descents_seen = splits;
+            }
         }
         return;
     }
@@ -299,7 +302,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     }
     __syncthreads();
     const unsigned tile_down = block_sum(smem.sum).Sum(down);
-    if (threadIdx.x == 0 && tile_down) atomicAdd(descents, (unsigned long long)tile_down);
+    if (threadIdx.x == 0 && tile_down) {
+        atomicAdd(descents, (unsigned long long)tile_down);
+        *round.descents_seen = splits;
+    }
 }
 
 /// A warp's blocked items (lane l holds Items consecutive ones) made striped
@@ -456,7 +462,8 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 /// took of its segment (tile_offsets): no tile waits for another. Less keys
 /// go forward from the segment's start, greater ones from where its greater
 /// part begins; equal keys are not moved: the tiles over the equal part
-/// write the pivot there.
+/// write the pivot there. In a state with no descent (every segment sorted)
+/// no key moves, as in the stable split: quicksort's last rounds rely on it.
 template <class T>
 __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
     three_way_split_any_order_tiles(three_way_round<T> round) {
@@ -473,9 +480,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     constexpr int shift = three_way_word_format<word>::less_shift;
     using block_scan = cub::BlockScan<word, threads>;
     using store = three_way_split_store<T>;
+    using fills_exchange = warp_exchange<std::uint32_t, items>;
     __shared__ struct {
         typename block_scan::TempStorage scan;
         typename store::space warps[threads / 32];
+        typename fills_exchange::space fills[threads / 32];
     } smem;
 
     const int tile = blockIdx.x;
@@ -488,10 +497,13 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
     word run;  // the counts before my first element in this tile
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
-    const std::uint64_t first_taken = round.tile_offsets[2 * tile], last_taken = round.tile_offsets[2 * tile + 1];
-    const std::uint32_t last_start = tile_start != three_way_many_segments ? tile_start : __ldg(start + last);
+    const std::uint64_t* taken = round.tile_offsets + 2 * tile;  // of the segments at my two ends, from the cache
+
+    // a state whose count found no descent is sorted: every key stays, as in the stable split
+    const bool moves = *round.descents_seen == round.splits;
 
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
+    std::uint32_t fills = 0;     // bit k: my position k lies in its segment's equal part
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const word before = run;
@@ -504,29 +516,48 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
             place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
             continue;
         }
+        const std::uint32_t len_all = __ldg(length + s);
         const word here = r.classed_head(k) ? 0 : before & ~run_t::head_bit;  // before me in this tile
         const std::uint64_t in = (std::uint64_t(here >> shift) << 32 | (here & ((word(1) << shift) - 1))) +
-                                 (s <= std::uint32_t(base) ? first_taken : s == last_start ? last_taken : 0);
+                                 (s <= std::uint32_t(base)                 ? __ldg(taken)      // crosses in from the left
+                                  : s + len_all > std::uint32_t(last) + 1 ? __ldg(taken + 1)  // out to the right
+                                                                           : 0);
         const std::uint64_t all = __ldg(totals + s);
-        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_from = s + __ldg(length + s) - std::uint32_t(all);
-        if (std::uint32_t(i) >= s + less_all && std::uint32_t(i) < greater_from) {  // my position is in the equal part
-            round.to.keys[i] = __ldg(pivot + s);
-            round.to.start[i] = std::uint32_t(i);
-        }
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_from = s + len_all - std::uint32_t(all);
+        if (moves && std::uint32_t(i) >= s + less_all && std::uint32_t(i) < greater_from) fills |= 1u << k;
         std::uint32_t dest, to_start, len = 0;
         if (r.is_less(k)) {
             to_start = s;
-            dest = s + std::uint32_t(in >> 32);
+            dest = moves ? s + std::uint32_t(in >> 32) : std::uint32_t(i);
             if (dest == to_start) len = less_all;
         } else if (r.is_greater(k)) {
             to_start = greater_from;
-            dest = greater_from + std::uint32_t(in);
+            dest = moves ? greater_from + std::uint32_t(in) : std::uint32_t(i);
             if (dest == to_start) len = std::uint32_t(all);
+        } else if (moves) {
+            continue;  // equal: its place is written with the pivot
         } else {
-            continue;  // equal: written as the pivot
+            dest = to_start = std::uint32_t(i);  // equal, sorted: stays, a segment of one
         }
         place[k] = std::uint64_t(dest) << 32 | to_start;
         store::new_segment(round, dest, len);
+    }
+    // the equal parts: each position the pivot of its segment, striped across
+    // the warp as the other stores (few warps have any on random keys)
+    if (__any_sync(~0u, fills != 0)) {
+        constexpr std::uint32_t none = ~std::uint32_t(0);
+        r.load_starts(start, base, tile_start);  // again, from the cache: registers for more blocks
+#pragma unroll
+        for (int k = 0; k < items; ++k) r.s[k] = fills >> k & 1 ? r.s[k] : none;
+        fills_exchange::blocked_to_striped(r.s, smem.fills[threadIdx.x / 32]);
+        const std::int32_t at = base + std::int32_t(threadIdx.x / 32) * 32 * items + std::int32_t(threadIdx.x % 32);
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            if (r.s[k] == none) continue;
+            const std::int32_t i = at + 32 * k;
+            round.to.keys[i] = __ldg(pivot + r.s[k]);
+            round.to.start[i] = std::uint32_t(i);
+        }
     }
     r.load_blocked(keys + base, r.v, base);  // again, from the cache: registers for more blocks
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
@@ -726,6 +757,7 @@ template <class T> struct three_way_tiles {
         r.queue_slots = queue_words ? std::uint32_t(block_sort_queue_slots(queue_words)) : 0;
         r.finished = book.finished.data();
         r.tile_offsets = book.tile_offsets.data();
+        r.descents_seen = book.descents_seen.data();
         r.splits = book.splits;
         r.n = std::int32_t(keys.size());
         r.stream = current_stream();
@@ -760,6 +792,8 @@ template <class T> struct three_way_tiles {
         book.finished = vector<std::uint32_t>(words, no_init);
         backend::fill_bytes(book.finished.data(), 0xFF, words * sizeof(std::uint32_t), s, "pivoted_segments (finished)");
         book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
+        book.descents_seen = vector<std::uint32_t>(1, no_init);
+        backend::fill_bytes(book.descents_seen.data(), 0xFF, sizeof(std::uint32_t), s, "pivoted_segments (descents seen)");
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
