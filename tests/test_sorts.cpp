@@ -511,6 +511,23 @@ TEST_CASE("split_three_ways(segs, any_order): each new segment holds the stable 
             check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 2450 + n), false, true);
         }
     }
+    // a state whose count finds no descent (every segment sorted) keeps every
+    // key in place, as the stable split does: quicksort reads such a state last
+    for (std::size_t n : test::sizes_upto_env({3073, 65539, 1000003})) {
+        CAPTURE(n);
+        const auto h = keys<std::int32_t>(n, order::sorted, 2500 + n);
+        sv::pivoted_segments<std::int32_t> segs{sv::vector<std::int32_t>(h)};
+        three_way_reference<std::int32_t> ref(h);
+        for (std::uint64_t round = 0; round < 3; ++round) {
+            sv::choose_pivots(segs, hashed_pivot{round});
+            REQUIRE(sv::count_three_ways(segs) == 0);
+            segs = sv::split_three_ways(segs, sv::any_order);
+            ref.split(round);
+            REQUIRE(segs.keys.to_host() == h);
+            const auto start = segs.start.to_host();
+            REQUIRE(std::vector<std::uint64_t>(start.begin(), start.end()) == ref.start);
+        }
+    }
 }
 
 TEST_CASE("sort_short_segments: short segments of tiles without a long one sorted stably and finished, the rest untouched") {
