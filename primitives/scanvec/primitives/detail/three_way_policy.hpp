@@ -40,9 +40,11 @@ template <class T> struct three_way_tile_shape {
     /// own it spills at 48 and is held to 64 (4 blocks).
     static constexpr int count_blocks_per_sm = 5;
     static constexpr int count_choosing_blocks_per_sm = 4;
-    /// The split pass waits on its look-back: 5 blocks an SM (48 registers),
-    /// which every key type holds without spilling once the pass reloads its
-    /// keys and starts from the cache after the scan; 6 (40 registers) spills.
+    /// Both split passes (stable, any order): 5 blocks an SM (48 registers).
+    /// The stable one holds it without spilling for every key type once it
+    /// reloads its keys and starts from the cache after the scan; 6 (40
+    /// registers) spills. The one in any order spills a few bytes at 48
+    /// (docs/design/quicksort.md).
     static constexpr int split_blocks_per_sm = 5;
 };
 
