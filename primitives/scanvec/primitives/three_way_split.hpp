@@ -145,9 +145,10 @@ inline constexpr any_order_t any_order{};
 
 /// The same split, each class's keys in any order (the stable order is one):
 /// the same segments, starts and lengths, each new segment holding the same
-/// keys. On CUDA tiles integer keys then take their places without a look-back
-/// across tiles, in an order that may change from run to run; other keys and
-/// forms split stably.
+/// keys. After a count that found no descent (every segment sorted) no key
+/// moves, as in the stable split. On CUDA tiles integer keys take their places
+/// without a look-back across tiles, in an order that may change from run to
+/// run; other keys and forms split stably.
 /// Model: as split_three_ways. Does not wait for the device.
 template <class T, class Pos>
 pivoted_segments<T, Pos> split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t) {
