@@ -636,6 +636,15 @@ TEST_CASE_TEMPLATE("quicksort of keys in narrow ranges", T, std::int32_t, std::u
             h[n / 2] = T(lo + double(width - 1));
             REQUIRE(sv::quicksort(sv::vector<T>(h)).to_host() == sorted_copy(h));
         }
+        if constexpr (std::is_integral_v<T>) {  // and the widest range: the least key and the greatest
+            CAPTURE(n);
+            std::mt19937_64 rng(3400 + n);
+            std::vector<T> h(n);
+            for (auto& x : h) x = T(rng());
+            h[n / 3] = std::numeric_limits<T>::lowest();
+            h[n / 2] = std::numeric_limits<T>::max();
+            REQUIRE(sv::quicksort(sv::vector<T>(h)).to_host() == sorted_copy(h));
+        }
     }
 }
 

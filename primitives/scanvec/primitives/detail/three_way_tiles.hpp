@@ -114,6 +114,11 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     }
     __device__ bool alone(int k) const { return head(k) && next_is_head(k); }
 
+    /// The tile's first position and its last (the vector's last in the last tile).
+    static __device__ std::int32_t base_of(int tile) { return std::int32_t(tile) * threads * items; }
+    static __device__ std::int32_t last_of(std::int32_t base, std::int32_t n) {
+        return (n - base < threads * items ? n : base + threads * items) - 1;
+    }
     /// The start shared by every position of the tile [base, last] when one
     /// segment holds it all and it has two positions or more, else
     /// three_way_many_segments. Starts never decrease, so the two ends tell:
@@ -217,12 +222,18 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     } smem;
     __shared__ T tile_pivot[three_way_tile_shape<T>::size];  // at the tile position where each segment's part begins
 
-    const std::int32_t base = std::int32_t(blockIdx.x) * three_way_tile_shape<T>::size;
-    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
-    if (finished[blockIdx.x] < splits) return;  // finished before this state: nothing to count
-    run_t r;
+    const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
+    // these loads in flight together (none depends on another): a block's
+    // life is a chain of waits for memory, over a dozen waves of blocks
+    const std::uint32_t tile_finished = finished[blockIdx.x];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
-    r.load(keys, start, base, n, tile_start);
+    run_t r;
+    r.n = n;
+    r.first = base + std::int32_t(threadIdx.x) * items;
+    r.load_blocked(keys + base, r.v, base);  // also in a finished tile, not to wait for its mark first
+    const T key_before = r.first > 0 && r.first < n ? __ldg(keys + r.first - 1) : T{};  // for the descents
+    if (tile_finished < splits) return;  // finished before this state: nothing to count
+    r.load_starts(start, base, tile_start);
     // A tile of two keys or more inside one segment (most tiles, since the
     // base case takes the segments shorter than 8 tiles): no key is alone,
     // and a block sum of the counts replaces the segmented scan.
@@ -240,7 +251,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
             const std::int32_t i = r.first + k;
             if (i >= n) continue;
             mine += r.v[k] < p ? std::uint64_t(1) << 42 : (p < r.v[k] ? std::uint64_t(1) << 21 : 0);
-            if (i > 0 && !r.head(k)) mine += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
+            if (i > 0 && !r.head(k)) mine += r.v[k] < (k ? r.v[k - 1] : key_before);
         }
         const std::uint64_t sum = block_sum_wide(smem.wide).Sum(mine);
         if (threadIdx.x == 0) {
@@ -280,7 +291,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::int32_t i = r.first + k;
-        if (i < n && i > 0 && !r.head(k)) down += r.v[k] < (k ? r.v[k - 1] : keys[i - 1]);
+        if (i < n && i > 0 && !r.head(k)) down += r.v[k] < (k ? r.v[k - 1] : key_before);
     }
     word run;
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
@@ -397,14 +408,14 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     } smem;
 
     const int tile = blockIdx.x;
-    if (finished[tile] < splits) {  // finished before this state: both buffers hold it already
+    const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
+    const std::uint32_t tile_finished = finished[tile];  // in flight with the ends' starts
+    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    if (tile_finished < splits) {  // finished before this state: both buffers hold it already
         if (threadIdx.x == 0) tiles.SetInclusive(tile, three_way_head);  // a tile of heads: no counts pass it
         return;
     }
     run_t r;
-    const std::int32_t base = std::int32_t(tile) * three_way_tile_shape<T>::size;
-    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
-    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
     r.load(keys, start, base, n, tile_start);
     r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
 
@@ -456,6 +467,80 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }
 
+/// The split in any order of a tile inside one segment s (most tiles): one
+/// pivot, one length, one set of totals and offsets for all its keys, no
+/// key alone, no head but maybe its first: no per-key loads of those, no
+/// per-key segment checks, a plain sum for the tile's scan, and places of 32
+/// bits (the new start follows from the place). `moves` and `tile` as in
+/// three_way_split_any_order_tiles.
+template <class T, class Space>
+__device__ __forceinline__ void three_way_split_any_order_one_segment(const three_way_round<T>& round, int tile,
+                                                                      std::uint32_t s, std::int32_t base,
+                                                                      std::int32_t last, bool moves, Space& smem) {
+    using word = std::uint32_t;  // less << 16 | greater: a tile's counts fit 16 bits
+    using run_t = three_way_run<T, word>;
+    constexpr int items = run_t::items;
+    constexpr word one_less = word(1) << 16, none = ~word(0);
+    run_t r;
+    r.n = round.n;
+    r.first = base + std::int32_t(threadIdx.x) * items;
+    r.load_blocked(round.from.keys + base, r.v, base);
+    const T p = __ldg(round.pivot + s);
+    std::uint32_t classes = 0;  // 2 bits a key: 1 less, 2 greater, 0 equal (or past the end)
+    word mine = 0;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        if (r.first + k >= r.n) continue;
+        const std::uint32_t c = r.v[k] < p ? 1 : p < r.v[k] ? 2 : 0;
+        classes |= c << (2 * k);
+        mine += c == 1 ? one_less : c >> 1;
+    }
+    word run;  // less and greater keys before my first in this tile
+    cub::BlockScan<word, run_t::threads>(smem.scan).ExclusiveSum(mine, run);
+
+    const std::uint64_t all = __ldg(round.from.totals + s), took = __ldg(round.tile_offsets + 2 * tile);
+    const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
+    const std::uint32_t equal_from = s + less_all, greater_from = s + __ldg(round.from.length + s) - greater_all;
+    const std::uint32_t less_at = s + std::uint32_t(took >> 32), greater_at = greater_from + std::uint32_t(took);
+    word dest[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const std::uint32_t i = std::uint32_t(r.first + k), c = classes >> (2 * k) & 3;
+        dest[k] = none;
+        if (c == 1) {
+            dest[k] = moves ? less_at + (run >> 16) : i;
+            run += one_less;
+            if (dest[k] == s) three_way_split_store<T>::new_segment(round, s, less_all);
+        } else if (c == 2) {
+            dest[k] = moves ? greater_at + (run & 0xFFFF) : i;
+            run += 1;
+            if (dest[k] == greater_from) three_way_split_store<T>::new_segment(round, greater_from, greater_all);
+        } else if (!moves && i <= std::uint32_t(last)) {
+            dest[k] = i;  // equal, sorted: stays, a segment of one
+        }
+    }
+    r.load_blocked(round.from.keys + base, r.v, base);  // again, from the cache: registers for more blocks
+    const int warp = int(threadIdx.x / 32);
+    three_way_split_store<T>::keys_exchange::blocked_to_striped(r.v, smem.warps[warp].keys);
+    warp_exchange<word, items>::blocked_to_striped(dest, smem.fills[warp]);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        if (dest[k] == none) continue;
+        round.to.keys[dest[k]] = r.v[k];
+        round.to.start[dest[k]] = dest[k] < equal_from ? s : dest[k] >= greater_from ? greater_from : dest[k];
+    }
+    // the equal part's positions in the tile: the pivot, each a segment of one
+    if (!moves) return;
+    const std::int32_t at = base + warp * 32 * items + std::int32_t(threadIdx.x % 32);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const std::int32_t i = at + 32 * k;
+        if (i > last || std::uint32_t(i) < equal_from || std::uint32_t(i) >= greater_from) continue;
+        round.to.keys[i] = p;
+        round.to.start[i] = std::uint32_t(i);
+    }
+}
+
 /// The split in any order within each class, for integer keys (a key equal
 /// to its pivot is the pivot). Each element's counts before it are its
 /// tile's own scan plus what the tiles before it in the count pass's order
@@ -484,23 +569,26 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     __shared__ struct {
         typename block_scan::TempStorage scan;
         typename store::space warps[threads / 32];
-        typename fills_exchange::space fills[threads / 32];
+        typename fills_exchange::space fills[threads / 32];  // the equal parts' starts, or the places of one segment's tile
     } smem;
 
     const int tile = blockIdx.x;
-    if (round.finished[tile] < round.splits) return;  // finished before this state: both buffers hold it already
-    run_t r;
-    const std::int32_t base = std::int32_t(tile) * three_way_tile_shape<T>::size;
-    const std::int32_t last = (n - base < three_way_tile_shape<T>::size ? n : base + three_way_tile_shape<T>::size) - 1;
+    const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
+    // these loads in flight together: none depends on another
+    const std::uint32_t finished = round.finished[tile];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    // a state whose count found no descent is sorted: every key stays, as in the stable split
+    const bool moves = *round.descents_seen == round.splits;
+    if (finished < round.splits) return;  // finished before this state: both buffers hold it already
+    if (tile_start != three_way_many_segments)
+        return three_way_split_any_order_one_segment(round, tile, tile_start, base, last, moves, smem);
+
+    run_t r;
     r.load(keys, start, base, n, tile_start);
     r.classify([&](int k) { return __ldg(pivot + r.s[k]); });  // chosen and stored by the count pass
     word run;  // the counts before my first element in this tile
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
     const std::uint64_t* taken = round.tile_offsets + 2 * tile;  // of the segments at my two ends, from the cache
-
-    // a state whose count found no descent is sorted: every key stays, as in the stable split
-    const bool moves = *round.descents_seen == round.splits;
 
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
     std::uint32_t fills = 0;     // bit k: my position k lies in its segment's equal part
