@@ -245,14 +245,18 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
         }
         __syncthreads();
         const T p = tile_pivot[0];
-        std::uint64_t mine = 0;  // less << 42 | greater << 21 | descents: each below 2^15
+        // less << 20 | greater << 10 | descents among my keys (each at most
+        // `items`); no head among them but maybe the tile's first position
+        std::uint32_t few = 0;
 #pragma unroll
         for (int k = 0; k < items; ++k) {
-            const std::int32_t i = r.first + k;
-            if (i >= n) continue;
-            mine += r.v[k] < p ? std::uint64_t(1) << 42 : (p < r.v[k] ? std::uint64_t(1) << 21 : 0);
-            if (i > 0 && !r.head(k)) mine += r.v[k] < (k ? r.v[k - 1] : key_before);
+            if (r.first + k > last) continue;
+            few += (r.v[k] < p ? 1u << 20 : 0u) + (p < r.v[k] ? 1u << 10 : 0u);
+            if (k > 0) few += r.v[k] < r.v[k - 1];
         }
+        if (r.first <= last && std::uint32_t(r.first) != tile_start) few += r.v[0] < key_before;
+        // the tile's: less << 42 | greater << 21 | descents, each below 2^15
+        const std::uint64_t mine = std::uint64_t(few >> 20) << 42 | std::uint64_t(few >> 10 & 1023) << 21 | (few & 1023);
         const std::uint64_t sum = block_sum_wide(smem.wide).Sum(mine);
         if (threadIdx.x == 0) {
             constexpr std::uint64_t field = (std::uint64_t(1) << 21) - 1;
@@ -468,76 +472,66 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 }
 
 /// The split in any order of a tile inside one segment s (most tiles): one
-/// pivot, one length, one set of totals and offsets for all its keys, no
-/// key alone, no head but maybe its first: no per-key loads of those, no
-/// per-key segment checks, a plain sum for the tile's scan, and places of 32
-/// bits (the new start follows from the place). `moves` and `tile` as in
-/// three_way_split_any_order_tiles.
+/// pivot, one length, one set of totals and offsets for all its keys, no key
+/// alone, no head but maybe its first. So no per-key loads of those and no
+/// per-key segment checks; and no block scan and no exchange either: each
+/// warp takes its positions striped (lane l the l-th of every 32), ranks its
+/// less and its greater keys by ballot, and stores each class's keys to
+/// consecutive places. `moves` and `tile` as in three_way_split_any_order_tiles.
 template <class T, class Space>
 __device__ __forceinline__ void three_way_split_any_order_one_segment(const three_way_round<T>& round, int tile,
                                                                       std::uint32_t s, std::int32_t base,
                                                                       std::int32_t last, bool moves, Space& smem) {
-    using word = std::uint32_t;  // less << 16 | greater: a tile's counts fit 16 bits
-    using run_t = three_way_run<T, word>;
-    constexpr int items = run_t::items;
-    constexpr word one_less = word(1) << 16, none = ~word(0);
-    run_t r;
-    r.n = round.n;
-    r.first = base + std::int32_t(threadIdx.x) * items;
-    r.load_blocked(round.from.keys + base, r.v, base);
+    constexpr int items = three_way_tile_shape<T>::items;
+    const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+    const std::int32_t at = base + warp * 32 * items + lane;  // my positions: at + 32 k
+    T v[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = at + 32 * k <= last ? round.from.keys[at + 32 * k] : T{};
     const T p = __ldg(round.pivot + s);
-    std::uint32_t classes = 0;  // 2 bits a key: 1 less, 2 greater, 0 equal (or past the end)
-    word mine = 0;
+    std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
+    std::uint32_t mine = 0;                     // the warp's less << 16 | greater (a tile's counts fit 16 bits)
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        if (r.first + k >= r.n) continue;
-        const std::uint32_t c = r.v[k] < p ? 1 : p < r.v[k] ? 2 : 0;
-        classes |= c << (2 * k);
-        mine += c == 1 ? one_less : c >> 1;
+        const bool in = at + 32 * k <= last;
+        less[k] = __ballot_sync(~0u, in && v[k] < p);
+        greater[k] = __ballot_sync(~0u, in && p < v[k]);
+        mine += std::uint32_t(__popc(less[k])) << 16 | std::uint32_t(__popc(greater[k]));
     }
-    word run;  // less and greater keys before my first in this tile
-    cub::BlockScan<word, run_t::threads>(smem.scan).ExclusiveSum(mine, run);
+    if (lane == 0) smem.warp_counts[warp] = mine;
+    __syncthreads();
+    std::uint32_t run = 0;  // less and greater keys of the warps before mine
+    for (int w = 0; w < warp; ++w) run += smem.warp_counts[w];
 
     const std::uint64_t all = __ldg(round.from.totals + s), took = __ldg(round.tile_offsets + 2 * tile);
     const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
     const std::uint32_t equal_from = s + less_all, greater_from = s + __ldg(round.from.length + s) - greater_all;
-    const std::uint32_t less_at = s + std::uint32_t(took >> 32), greater_at = greater_from + std::uint32_t(took);
-    word dest[items];
+    // where the tile's next less key and next greater key go
+    std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
+    std::uint32_t greater_at = greater_from + std::uint32_t(took) + (run & 0xFFFF);
+    const std::uint32_t lanes_before = (1u << lane) - 1;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        const std::uint32_t i = std::uint32_t(r.first + k), c = classes >> (2 * k) & 3;
-        dest[k] = none;
-        if (c == 1) {
-            dest[k] = moves ? less_at + (run >> 16) : i;
-            run += one_less;
-            if (dest[k] == s) three_way_split_store<T>::new_segment(round, s, less_all);
-        } else if (c == 2) {
-            dest[k] = moves ? greater_at + (run & 0xFFFF) : i;
-            run += 1;
-            if (dest[k] == greater_from) three_way_split_store<T>::new_segment(round, greater_from, greater_all);
-        } else if (!moves && i <= std::uint32_t(last)) {
-            dest[k] = i;  // equal, sorted: stays, a segment of one
+        const std::uint32_t i = std::uint32_t(at + 32 * k);
+        if (i > std::uint32_t(last)) break;
+        const bool is_less = less[k] >> lane & 1, is_greater = greater[k] >> lane & 1;
+        if (is_less || is_greater || !moves) {  // (equal and sorted: stays, a segment of one)
+            const std::uint32_t to_start = is_less ? s : is_greater ? greater_from : i;
+            const std::uint32_t dest =
+                !moves ? i
+                       : is_less ? less_at + std::uint32_t(__popc(less[k] & lanes_before))
+                                 : greater_at + std::uint32_t(__popc(greater[k] & lanes_before));
+            round.to.keys[dest] = v[k];
+            round.to.start[dest] = to_start;
+            if ((is_less || is_greater) && dest == to_start)  // the first key of its new segment
+                three_way_split_store<T>::new_segment(round, dest, is_less ? less_all : greater_all);
         }
-    }
-    r.load_blocked(round.from.keys + base, r.v, base);  // again, from the cache: registers for more blocks
-    const int warp = int(threadIdx.x / 32);
-    three_way_split_store<T>::keys_exchange::blocked_to_striped(r.v, smem.warps[warp].keys);
-    warp_exchange<word, items>::blocked_to_striped(dest, smem.fills[warp]);
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        if (dest[k] == none) continue;
-        round.to.keys[dest[k]] = r.v[k];
-        round.to.start[dest[k]] = dest[k] < equal_from ? s : dest[k] >= greater_from ? greater_from : dest[k];
-    }
-    // the equal part's positions in the tile: the pivot, each a segment of one
-    if (!moves) return;
-    const std::int32_t at = base + warp * 32 * items + std::int32_t(threadIdx.x % 32);
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const std::int32_t i = at + 32 * k;
-        if (i > last || std::uint32_t(i) < equal_from || std::uint32_t(i) >= greater_from) continue;
-        round.to.keys[i] = p;
-        round.to.start[i] = std::uint32_t(i);
+        if (moves && i >= equal_from && i < greater_from) {  // the equal part: the pivot, each a segment of one
+            round.to.keys[i] = p;
+            round.to.start[i] = i;
+        }
+        less_at += std::uint32_t(__popc(less[k]));
+        greater_at += std::uint32_t(__popc(greater[k]));
     }
 }
 
@@ -569,7 +563,8 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     __shared__ struct {
         typename block_scan::TempStorage scan;
         typename store::space warps[threads / 32];
-        typename fills_exchange::space fills[threads / 32];  // the equal parts' starts, or the places of one segment's tile
+        typename fills_exchange::space fills[threads / 32];  // the equal parts' starts
+        std::uint32_t warp_counts[threads / 32];            // a tile inside one segment: each warp's counts
     } smem;
 
     const int tile = blockIdx.x;
