@@ -22,7 +22,6 @@
 #include <scanvec/runtime/backend.hpp>
 
 #include <cub/block/block_radix_sort.cuh>
-#include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -46,69 +45,30 @@ __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std:
     if (slot < slots) queue[2 + large * slots + slot] = head;
 }
 
-/// The least and the greatest of some radix words.
-template <class W> struct radix_range {
-    W lo, hi;
-    __device__ radix_range operator()(const radix_range& a, const radix_range& b) const {
-        return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
-    }
-};
-/// The shared memory of block_sort_segments: the segment's range, then its sort.
-template <class T, class Shape> union block_sort_space {
-    typename cub::BlockReduce<radix_range<radix_word_t<T>>, Shape::threads>::TempStorage range;
-    typename block_sort_of<T, Shape>::TempStorage sort;
-};
-
 template <class T, class Shape>
-__global__ void __launch_bounds__(Shape::threads, Shape::blocks_per_sm)  // 64 registers
+__global__ void __launch_bounds__(Shape::threads, Shape::blocks_per_sm)  // 64 registers (16 bytes spilled)
     block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                         const std::uint32_t* heads) {
     constexpr int threads = Shape::threads, items = Shape::items;
-    using W = radix_word_t<T>;
-    constexpr int width = int(sizeof(W)) * 8;
-    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_space<T, Shape>)
-    auto& smem = *reinterpret_cast<block_sort_space<T, Shape>*>(block_sort_memory);
+    extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_of<T, Shape>::TempStorage)
+    auto& smem = *reinterpret_cast<typename block_sort_of<T, Shape>::TempStorage*>(block_sort_memory);
     const std::uint32_t segments = *count;
     for (std::uint32_t b = blockIdx.x; b < segments; b += gridDim.x) {
         const std::uint32_t s = heads[b], len = length[s];
         // striped loads (coalesced; a sort's input order is free), the end
         // padded with the greatest bits, which sort last
-        W bits[items];
-        radix_range<W> mine{~W(0), W(0)};
+        radix_word_t<T> bits[items];
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
-            bits[k] = j < len ? radix_bits(keys[s + j]) : ~W(0);
-            if (j < len) mine = radix_range<W>{}(mine, {bits[k], bits[k]});
+            bits[k] = j < len ? radix_bits(keys[s + j]) : ~radix_word_t<T>(0);
         }
-        // A segment's keys lie between the pivots that made it, so most of
-        // their high bits are the same: sorted as their difference from the
-        // least, only the bits that can differ (a few passes fewer). Fewer
-        // than `width` bits leave the padding greater than every difference.
-        const radix_range<W> range = cub::BlockReduce<radix_range<W>, threads>(smem.range).Reduce(mine, radix_range<W>{});
-        __shared__ W least;
-        __shared__ int end_bit;
-        if (threadIdx.x == 0) {
-            const W spread = range.hi - range.lo;  // below 2^bits - 1 with these bits
-            int bits_needed = width;
-            if (spread != ~W(0)) {
-                if constexpr (width == 64) bits_needed -= __clzll((long long)(spread + 1));
-                else bits_needed -= __clz(int(spread + 1));
-            }
-            least = bits_needed < width ? range.lo : W(0);
-            end_bit = bits_needed;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < items; ++k)
-            if (std::uint32_t(k * threads) + threadIdx.x < len) bits[k] -= least;
-        block_sort_of<T, Shape>(smem.sort).SortBlockedToStriped(bits, 0, end_bit);
-        const W lo = least;  // read again, not held across the sort (registers)
+        block_sort_of<T, Shape>(smem).SortBlockedToStriped(bits);
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
             if (j >= len) continue;
-            keys[s + j] = from_radix_bits<T>(bits[k] + lo);
+            keys[s + j] = from_radix_bits<T>(bits[k]);
             start[s + j] = s + j;  // finished
         }
         __syncthreads();  // the next segment reuses the shared memory
@@ -123,7 +83,7 @@ void block_sort_tier(T* keys, std::uint32_t* start, const std::uint32_t* length,
     const std::size_t resident = std::size_t(Shape::blocks_per_sm) * std::size_t(backend::multiprocessor_count("sort_short_segments"));
     const std::size_t blocks = std::min({slots, resident, n / shortest});
     if (blocks == 0) return;
-    constexpr int bytes = int(sizeof(block_sort_space<T, Shape>));
+    constexpr int bytes = int(sizeof(typename block_sort_of<T, Shape>::TempStorage));
     static const bool sized = [] {  // past the 48 KB a launch gets unasked
         backend::check(cudaFuncSetAttribute(block_sort_segments<T, Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
                        "sort_short_segments (block sort's shared memory)");
