@@ -42,14 +42,6 @@ template <class T> struct three_way_round {
     /// in any other state every segment is sorted, and the split in any
     /// order moves no key, as the stable one.
     std::uint32_t* descents_seen;
-    /// choose_pivots' queues of the segments longer than block_sort_limit<T>
-    /// (the only ones whose pivots are left to choose after the base case),
-    /// one for the states of even numbers of splits, one for odd: [0] and [1]
-    /// their counts, then long_slots (head, length) pairs for each. A split
-    /// fills the queue of the state it makes and empties the other, which
-    /// its state's choose_pivots read before it.
-    std::uint32_t* long_heads;
-    std::uint32_t long_slots;
     std::uint32_t splits;  ///< how many splits made the state read
     std::int32_t n;
     stream_t stream;

@@ -53,10 +53,6 @@ template <class T> struct three_way_tile_shape {
 /// mostly idle blocks; the warp also sorts a long segment's 256 samples, 8 a
 /// lane (docs/design/quicksort.md).
 constexpr int three_way_pivot_threads = 256;
-/// choose_pivots after the base case: at most this many warps (besides the
-/// tiles') take the queue of long segments, a segment a warp at a time (the
-/// queue holds up to n / 16385; 2^14 at 2^28 keys).
-constexpr std::uint32_t three_way_pivot_queue_warps = 4096;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
 template <class T> struct short_sort_shape {

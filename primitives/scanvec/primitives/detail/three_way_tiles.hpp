@@ -51,7 +51,6 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_merge_sort.cuh>
 
-#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -358,8 +357,7 @@ template <class T> struct three_way_split_store {
     /// The first element to land in a new segment of two or more (len: its
     /// length, else 0) writes, from here (one element in thousands), its
     /// length, its totals zeroed for the next count pass, its tile's mark for
-    /// sort_short_segments and its entry in the base case's block-sort queue
-    /// or, longer than that sorts, in choose_pivots' queue of long segments.
+    /// sort_short_segments and its entry in the base case's block-sort queue.
     static __device__ __forceinline__ void new_segment(const three_way_round<T>& round, std::uint32_t dest,
                                                        std::uint32_t len) {
         if (len < 2) return;
@@ -368,18 +366,6 @@ template <class T> struct three_way_split_store {
         constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
         round.tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = round.splits + 1;
         queue_block_sort<T>(round.block_sort_queue, round.queue_slots, dest, len);
-        if (len > block_sort_limit<T>) {  // its pivot is the one left for choose_pivots to choose there
-            const std::uint32_t parity = (round.splits + 1) & 1;
-            const std::uint32_t slot = atomicAdd(round.long_heads + parity, 1u);
-            std::uint32_t* entry = round.long_heads + 2 + parity * 2 * round.long_slots + 2 * slot;
-            entry[0] = dest;
-            entry[1] = len;
-        }
-    }
-    /// The queue of long segments that the next split fills starts empty: the
-    /// one this state's choose_pivots read (the split makes state splits + 1).
-    static __device__ __forceinline__ void empty_next_queue(const three_way_round<T>& round) {
-        if (blockIdx.x == 0 && threadIdx.x == 0) round.long_heads[round.splits & 1] = 0;
     }
 
     /// Each thread holds consecutive elements; stored as they are, a warp's
@@ -425,7 +411,6 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
         typename store::space warps[threads / 32];
     } smem;
 
-    store::empty_next_queue(round);
     const int tile = blockIdx.x;
     const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
     const std::uint32_t tile_finished = finished[tile];  // in flight with the ends' starts
@@ -525,7 +510,6 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
     std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
     std::uint32_t greater_at = greater_from + std::uint32_t(took) + (run & 0xFFFF);
     const std::uint32_t lanes_before = (1u << lane) - 1;
-    bool heads_less = false, heads_greater = false;  // mine is the first key of the less (greater) segment
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint32_t i = std::uint32_t(at + 32 * k);
@@ -539,8 +523,8 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
                                  : greater_at + std::uint32_t(__popc(greater[k] & lanes_before));
             round.to.keys[dest] = v[k];
             round.to.start[dest] = to_start;
-            heads_less |= is_less && dest == to_start;  // the first key of its new segment
-            heads_greater |= is_greater && dest == to_start;
+            if ((is_less || is_greater) && dest == to_start)  // the first key of its new segment
+                three_way_split_store<T>::new_segment(round, dest, is_less ? less_all : greater_all);
         }
         if (moves && i >= equal_from && i < greater_from) {  // the equal part: the pivot, each a segment of one
             round.to.keys[i] = p;
@@ -549,8 +533,6 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
         less_at += std::uint32_t(__popc(less[k]));
         greater_at += std::uint32_t(__popc(greater[k]));
     }
-    if (heads_less) three_way_split_store<T>::new_segment(round, s, less_all);
-    if (heads_greater) three_way_split_store<T>::new_segment(round, greater_from, greater_all);
 }
 
 /// The split in any order within each class, for integer keys (a key equal
@@ -585,7 +567,6 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
         std::uint32_t warp_counts[threads / 32];            // a tile inside one segment: each warp's counts
     } smem;
 
-    store::empty_next_queue(round);
     const int tile = blockIdx.x;
     const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
     // these loads in flight together: none depends on another
@@ -686,31 +667,6 @@ struct chooses_wide_by_warp<Chooser, T,
     static constexpr int per_lane = Chooser::wide_samples / 32;
 };
 
-/// A long segment's pivot (at head i, len keys) by the whole warp where the
-/// chooser can (chooses_wide_by_warp: each lane sorts per_lane of its
-/// samples together with the others', the median is the pivot), else by lane 0.
-template <class T, class Chooser, class SortSpace>
-__device__ void choose_long_pivot(const T* keys, T* pivot, const Chooser& chooser, std::uint32_t i, std::uint32_t len,
-                                  SortSpace& space) {
-    using by_warp = chooses_wide_by_warp<Chooser, T>;
-    const int lane = int(threadIdx.x % 32);
-    if constexpr (by_warp::value) {
-        if (chooser.is_wide(len)) {
-            T x[by_warp::per_lane];
-#pragma unroll
-            for (int j = 0; j < by_warp::per_lane; ++j) x[j] = chooser.wide_sample(keys, i, len, lane * by_warp::per_lane + j);
-            cub::WarpMergeSort<T, by_warp::per_lane, 32>(space).Sort(x, pivot_sample_less{});
-            // the median, sorted sample wide_samples / 2: the first of its lane's (blocked order)
-            const T p = __shfl_sync(~0u, x[0], 16);
-            if (lane == 0) pivot[i] = p;
-        } else if (lane == 0) {
-            pivot[i] = chooser.narrow(keys, i, len);
-        }
-    } else if (lane == 0) {
-        pivot[i] = chooser(keys, i, len);
-    }
-}
-
 /// choose_pivots on tiles: every segment of two or more keys was made by the
 /// last split (which splits them all), and that split marked the tiles of
 /// short_sort_shape<T>::tile_keys positions where it left such heads; a warp per
@@ -718,42 +674,25 @@ __device__ void choose_long_pivot(const T* keys, T* pivot, const Chooser& choose
 /// lane's at once, up to 32) and chooses at its heads: a lane a short
 /// segment's, the whole warp a long one's where the chooser can
 /// (chooses_wide_by_warp). Late rounds and the
-/// first ones alike touch only the few tiles that hold heads.
-/// After sort_short_segments (`queue_warps` > 0, or no segment can be longer
-/// than block_sort_limit<T>) only two kinds of segment are left: those longer
-/// than block_sort_limit<T>, which the split queued with their lengths
-/// (long_heads: three_way_round says how), taken by `queue_warps` more warps
-/// straight from the queue; and short ones in tiles that waited for a long
-/// head (both marks set), which only those tiles look for. The same grid
+/// first ones alike touch only the few tiles that hold heads. The same grid
 /// initialises the next split's look-back status (split_tiles of the split's
 /// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
-                           three_way_tile_state split_tiles, int num_split_tiles, bool after_short_sort,
-                           const std::uint32_t* long_heads, std::uint32_t long_slots, int queue_warps) {
+                           three_way_tile_state split_tiles, int num_split_tiles) {
     split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
     using by_warp = chooses_wide_by_warp<Chooser, T>;
     using warp_sort = cub::WarpMergeSort<T, by_warp::per_lane, 32>;
     __shared__ typename warp_sort::TempStorage sort_space[by_warp::value ? three_way_pivot_threads / 32 : 1];
-    auto& space = sort_space[by_warp::value ? threadIdx.x / 32 : 0];
     constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
     constexpr int per_lane = tile_keys / 32, batch = per_lane < 32 ? per_lane : 32;  // positions a lane loads at once
     static_assert(tile_keys % (32 * batch) == 0, "a tile is whole batches of a warp");
     const std::int32_t lane = std::int32_t(threadIdx.x % 32);
-    const std::int32_t tiles = std::int32_t((std::int64_t(n) + tile_keys - 1) / tile_keys);
     const std::int32_t tile = std::int32_t(blockIdx.x) * (three_way_pivot_threads / 32) + std::int32_t(threadIdx.x / 32);
-    if (tile >= tiles) {  // a warp of the queue of long segments
-        const std::uint32_t parity = splits & 1;
-        const std::uint32_t count = long_heads[parity], *queue = long_heads + 2 + parity * 2 * long_slots;
-        for (std::uint32_t e = std::uint32_t(tile - tiles); e < count; e += std::uint32_t(queue_warps))
-            choose_long_pivot(keys, pivot, chooser, queue[2 * e], queue[2 * e + 1], space);
-        return;
-    }
     const std::int32_t base = tile * tile_keys;
-    const bool short_mark = tile_heads[2 * tile] == splits, long_mark = tile_heads[2 * tile + 1] == splits;
-    if (after_short_sort ? !(short_mark && long_mark) : !(short_mark || long_mark)) return;
+    if (base >= n || (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits)) return;
     for (std::int32_t chunk = base; chunk < base + tile_keys && chunk < n; chunk += 32 * batch) {
         std::uint32_t here[batch], next[batch];  // start[i], start[i + 1] at the lane's positions i
 #pragma unroll
@@ -768,30 +707,39 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
             const std::int32_t i = chunk + k * 32 + lane;
             heads |= std::uint32_t(i + 1 < n && here[k] == std::uint32_t(i) && next[k] != std::uint32_t(i + 1)) << k;
         }
-        std::uint32_t wide = 0;  // the heads of long segments, chosen below by the whole warp
-        for (; heads != 0; heads &= heads - 1) {
-            const int k = __ffs(int(heads)) - 1;
-            const std::int32_t i = chunk + k * 32 + lane;
-            const std::uint32_t len = length[i];
-            if (after_short_sort && len > block_sort_limit<T>) continue;  // the queue's
-            if constexpr (by_warp::value) {
-                if (chooser.is_wide(len)) {
-                    wide |= std::uint32_t(1) << k;
-                    continue;
-                }
-                pivot[i] = chooser.narrow(keys, std::uint32_t(i), len);
-            } else {
-                pivot[i] = chooser(keys, std::uint32_t(i), len);
+        if constexpr (by_warp::value) {
+            std::uint32_t wide = 0;  // the heads of long segments, chosen below by the whole warp
+            for (; heads != 0; heads &= heads - 1) {
+                const int k = __ffs(int(heads)) - 1;
+                const std::int32_t i = chunk + k * 32 + lane;
+                const std::uint32_t len = length[i];
+                if (chooser.is_wide(len)) wide |= std::uint32_t(1) << k;
+                else pivot[i] = chooser.narrow(keys, std::uint32_t(i), len);
             }
-        }
-        for (;;) {  // one long segment at a time, by the whole warp
-            const unsigned who = __ballot_sync(~0u, wide != 0);
-            if (!who) break;
-            const int leader = __ffs(int(who)) - 1;
-            const int k = __shfl_sync(~0u, __ffs(int(wide)) - 1, leader);
-            const std::uint32_t i = std::uint32_t(chunk + k * 32 + leader);
-            choose_long_pivot(keys, pivot, chooser, i, length[i], space);
-            if (lane == leader) wide &= wide - 1;
+            for (;;) {  // one long segment at a time: each lane sorts 8 of its 256 samples
+                const unsigned who = __ballot_sync(~0u, wide != 0);
+                if (!who) break;
+                const int leader = __ffs(int(who)) - 1;
+                const int k = __shfl_sync(~0u, __ffs(int(wide)) - 1, leader);
+                const std::uint32_t i = std::uint32_t(chunk + k * 32 + leader), len = length[i];
+                constexpr int per_lane = by_warp::per_lane;
+                T x[per_lane];
+#pragma unroll
+                for (int j = 0; j < per_lane; ++j) x[j] = chooser.wide_sample(keys, i, len, int(lane) * per_lane + j);
+                warp_sort sorter(sort_space[threadIdx.x / 32]);
+                sorter.Sort(x, pivot_sample_less{});
+                // the median, sorted sample wide_samples / 2: the first of its lane's (blocked order)
+                const T p = __shfl_sync(~0u, x[0], 16);
+                if (lane == leader) {
+                    pivot[i] = p;
+                    wide &= wide - 1;
+                }
+            }
+        } else {
+            for (; heads != 0; heads &= heads - 1) {
+                const std::int32_t i = chunk + (__ffs(int(heads)) - 1) * 32 + lane;
+                pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
+            }
         }
     }
 }
@@ -801,13 +749,11 @@ template <class T> int three_way_tiles_of(std::int32_t n) {
     return int((std::size_t(n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
 }
 
-/// choose_pivots over the state round.from, by the marks of the last split
-/// and, after sort_short_segments (after_short_sort), its queue of long
-/// segments; the next split's look-back status is allocated into
-/// split_status and initialised by the same launch.
+/// choose_pivots over the state round.from, by the marks of the last split;
+/// the next split's look-back status is allocated into split_status and
+/// initialised by the same launch.
 template <class T, class Chooser>
-void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bool after_short_sort,
-                     runtime::scratch& split_status) {
+void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, runtime::scratch& split_status) {
     const int tiles = int((std::size_t(round.n) + short_sort_shape<T>::tile_keys - 1) / short_sort_shape<T>::tile_keys);
     const int split_tiles = three_way_tiles_of<T>(round.n);
     // a warp per tile: 32 threads for every tile_keys positions, so a thread for every tile of the split
@@ -817,10 +763,9 @@ void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bo
     split_status = runtime::scratch(tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots"));
     const auto status = tile_state_on<three_way_tile_state>(split_tiles, split_status.get(), split_status.size(),
                                                             "choose_pivots");
-    const int queue_warps = after_short_sort ? int(std::min<std::uint32_t>(round.long_slots, three_way_pivot_queue_warps)) : 0;
-    pivots_at_marked_tiles<T, Chooser><<<(tiles + queue_warps + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
+    pivots_at_marked_tiles<T, Chooser><<<(tiles + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
         round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
-        round.n, status, split_tiles, after_short_sort, round.long_heads, round.long_slots, queue_warps);
+        round.n, status, split_tiles);
     backend::check_launch("choose_pivots (by marked tiles)");
 }
 
@@ -875,8 +820,6 @@ template <class T> struct three_way_tiles {
 
     /// The passes index positions with 32-bit signed integers.
     static bool fits(std::size_t n) { return n <= std::size_t(std::numeric_limits<std::int32_t>::max()); }
-    /// The most segments longer than the base case sorts that one state holds (choose_pivots' queue).
-    static std::size_t long_heads_slots(std::size_t n) { return n / (std::size_t(block_sort_limit<T>) + 1); }
 
     static std::size_t short_limit(std::size_t n) {
         return fits(n) ? std::size_t(block_sort_limit<T>) : generic::short_limit(n);
@@ -896,8 +839,6 @@ template <class T> struct three_way_tiles {
         const std::size_t queue_words = book.block_sort_queue.size();
         r.queue_slots = queue_words ? std::uint32_t(block_sort_queue_slots(queue_words)) : 0;
         r.finished = book.finished.data();
-        r.long_heads = book.long_heads.data();
-        r.long_slots = std::uint32_t(long_heads_slots(keys.size()));
         r.tile_offsets = book.tile_offsets.data();
         r.descents_seen = book.descents_seen.data();
         r.splits = book.splits;
@@ -934,14 +875,6 @@ template <class T> struct three_way_tiles {
         book.finished = vector<std::uint32_t>(words, no_init);
         backend::fill_bytes(book.finished.data(), 0xFF, words * sizeof(std::uint32_t), s, "pivoted_segments (finished)");
         book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
-        // choose_pivots' queue of long segments, two of them (three_way_round::long_heads): state 0's holds its one
-        // segment when the base case cannot sort it, the other starts empty for the first split
-        book.long_heads = vector<std::uint32_t>(2 + 4 * long_heads_slots(n));
-        if (long_heads_slots(n) > 0) {  // counts 1 and 0, then the entry (0, n)
-            using first_words = std::array<std::uint32_t, 4>;
-            backend::write_small(reinterpret_cast<first_words*>(book.long_heads.data()),
-                                 first_words{1, 0, 0, std::uint32_t(n)}, s, "pivoted_segments (long segments)");
-        }
         book.descents_seen = vector<std::uint32_t>(1, no_init);
         backend::fill_bytes(book.descents_seen.data(), 0xFF, sizeof(std::uint32_t), s, "pivoted_segments (descents seen)");
     }
@@ -950,8 +883,7 @@ template <class T> struct three_way_tiles {
         const std::size_t n = segs.size();
         if (n < 2) return;  // no segment of two
         if (!fits(n)) return generic::choose_pivots(segs, chooser);
-        auto& book = three_way_access::book(segs);  // the split marked the tiles with heads
-        pivots_by_tiles(round_of(segs), chooser, book.short_sorted == book.splits, book.split_status);
+        pivots_by_tiles(round_of(segs), chooser, three_way_access::book(segs).split_status);  // the split marked the tiles with heads
     }
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
@@ -970,8 +902,6 @@ template <class T> struct three_way_tiles {
         const three_way_round<T> round = round_of(segs);
         block_sort_queued(round);
         short_sort_by_tiles(round);
-        auto& book = three_way_access::book(segs);
-        book.short_sorted = book.splits;  // choose_pivots then looks only where segments are left
     }
 
     /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
