@@ -699,15 +699,21 @@ TEST_CASE("choose_pivots with quicksort's chooser: each head's pivot is the choo
     // samples sorted together), a short one's with one thread; both must equal the chooser's own
     // answer, called by one thread per head. Rounds of splits of random and of few distinct keys,
     // every head checked: segments from 2 keys to past 2^14, heads anywhere in the pass's tiles.
-    for (int distinct : {0, 5}) {
+    // With the base case first (quicksort's order) the CUDA pass takes the segments longer than
+    // the base case sorts from the split's queue, and looks for short ones only in the tiles
+    // that waited for a long head: every head left must still get the chooser's pivot.
+    for (int distinct : {0, 5})
+      for (bool base_case : {false, true}) {
         CAPTURE(distinct);
+        CAPTURE(base_case);
         auto host = keys<int>((std::size_t(1) << 19) + 4097, order::random, 77);
         if (distinct)
             for (int& k : host) k = int(std::uint32_t(k) % std::uint32_t(distinct));
         sv::pivoted_segments<int> segs{sv::vector<int>(host)};
-        for (std::uint64_t round = 0; round < 4; ++round) {
+        for (std::uint64_t round = 0; round < (base_case ? 8u : 4u); ++round) {
             CAPTURE(round);
             const sv::detail::ninther chooser{round};
+            if (base_case) sv::sort_short_segments(segs);
             sv::choose_pivots(segs, chooser);
             const auto k = segs.keys.to_host();
             const auto start = segs.start.to_host();
@@ -725,9 +731,9 @@ TEST_CASE("choose_pivots with quicksort's chooser: each head's pivot is the choo
             if (round == 0) CHECK(wide == 1);  // the whole vector
             CHECK(wrong == 0);
             sv::count_three_ways(segs);
-            segs = sv::split_three_ways(segs);
+            segs = base_case ? sv::split_three_ways(segs, sv::any_order) : sv::split_three_ways(segs);
         }
-    }
+      }
 }
 
 TEST_CASE("quicksort: sorted and all-equal input take no round; rounds stay logarithmic") {
