@@ -699,9 +699,8 @@ TEST_CASE("choose_pivots with quicksort's chooser: each head's pivot is the choo
     // samples sorted together), a short one's with one thread; both must equal the chooser's own
     // answer, called by one thread per head. Rounds of splits of random and of few distinct keys,
     // every head checked: segments from 2 keys to past 2^14, heads anywhere in the pass's tiles.
-    // With the base case first (quicksort's order) the CUDA pass takes the segments longer than
-    // the base case sorts from the split's queue, and looks for short ones only in the tiles
-    // that waited for a long head: every head left must still get the chooser's pivot.
+    // With the base case first (quicksort's order) every head it leaves (the segments longer than
+    // it sorts, and short ones in tiles that wait for a long head) must get the chooser's pivot too.
     for (int distinct : {0, 5})
       for (bool base_case : {false, true}) {
         CAPTURE(distinct);
