@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # Builds CUDA binaries on this machine (no GPU needed: nvcc only), for the
-# device tool to carry to the GPU machine and run there without building:
-# a build on the lent machine takes 460-570 s of its device time; here
-# test_sorts takes about 8 minutes and scanvec_bench with scanvec_profile
-# about 7 (2 cores, 2026-11-27).
+# device tool to carry to the GPU machine and run there without spending
+# its device time on a build (bench/README.md has the times).
 #   bash bench/local-cuda.sh tests/test_sorts bench/scanvec_bench bench/scanvec_profile
 # strips them and prints each one's size and the device tool's carry list
-# (at most 8 paths, 64 MiB in all: test_sorts, scanvec_bench and
-# scanvec_profile take about 40 MB). Sources edited while a unit compiles can be older
-# than its object and so not rebuilt: edit first, then build.
+# (at most 8 paths, 64 MiB in all). Sources edited while a unit compiles can
+# be older than its object and so not rebuilt: edit first, then build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: bash bench/local-cuda.sh TARGET..." >&2; exit 2; }
@@ -17,7 +14,7 @@ dir=build/cuda-local
 cmake --preset cuda -B "$dir" -DDOCTEST_PREFIX="$PWD/.deps" -DCMAKE_PREFIX_PATH="$PWD/.deps" > /dev/null
 ninja -C "$dir" -j "$(nproc)" "$@"
 carry=()
-for t in "$@"; do  # stripped of the host's symbols (about 14% of the bench): more fits the carry
+for t in "$@"; do  # the host's symbols stripped: more fits the carry
   strip "$dir/$t"
   carry+=("\"$dir/$t\"")
   du -h "$dir/$t"

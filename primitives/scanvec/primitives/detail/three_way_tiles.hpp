@@ -223,8 +223,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     __shared__ T tile_pivot[three_way_tile_shape<T>::size];  // at the tile position where each segment's part begins
 
     const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
-    // these loads in flight together (none depends on another): a block's
-    // life is a chain of waits for memory, over a dozen waves of blocks
+    // these loads in flight together: none depends on another
     const std::uint32_t tile_finished = finished[blockIdx.x];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
     run_t r;
