@@ -226,6 +226,9 @@ template <class T, class Pos> struct three_way_bookkeeping {
     vector<std::uint64_t> tile_offsets;
     /// CUDA tiles: three_way_round::descents_seen (one word).
     vector<std::uint32_t> descents_seen;
+    /// CUDA tiles: the state (by its number of splits) sort_short_segments
+    /// last ran on; choose_pivots after it reads only where segments are left.
+    std::uint32_t short_sorted = ~std::uint32_t(0);
     /// CUDA tiles: the buffers of the state before the previous one, which the next split writes.
     vector<T> keys_two_splits_ago;
     vector<Pos> start_two_splits_ago;

@@ -673,14 +673,17 @@ struct chooses_wide_by_warp<Chooser, T,
 /// lane's at once, up to 32) and chooses at its heads: a lane a short
 /// segment's, the whole warp a long one's where the chooser can
 /// (chooses_wide_by_warp). Late rounds and the
-/// first ones alike touch only the few tiles that hold heads. The same grid
+/// first ones alike touch only the few tiles that hold heads. After
+/// sort_short_segments (after_short_sort) a tile marked only for short
+/// segments holds none left to split: only tiles with a head of a segment
+/// longer than a tile are read. The same grid
 /// initialises the next split's look-back status (split_tiles of the split's
 /// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
-                           three_way_tile_state split_tiles, int num_split_tiles) {
+                           three_way_tile_state split_tiles, int num_split_tiles, bool after_short_sort) {
     split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
     using by_warp = chooses_wide_by_warp<Chooser, T>;
     using warp_sort = cub::WarpMergeSort<T, by_warp::per_lane, 32>;
@@ -691,7 +694,9 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
     const std::int32_t lane = std::int32_t(threadIdx.x % 32);
     const std::int32_t tile = std::int32_t(blockIdx.x) * (three_way_pivot_threads / 32) + std::int32_t(threadIdx.x / 32);
     const std::int32_t base = tile * tile_keys;
-    if (base >= n || (tile_heads[2 * tile] != splits && tile_heads[2 * tile + 1] != splits)) return;
+    if (base >= n) return;
+    const bool short_mark = tile_heads[2 * tile] == splits, long_mark = tile_heads[2 * tile + 1] == splits;
+    if (!long_mark && (after_short_sort || !short_mark)) return;
     for (std::int32_t chunk = base; chunk < base + tile_keys && chunk < n; chunk += 32 * batch) {
         std::uint32_t here[batch], next[batch];  // start[i], start[i + 1] at the lane's positions i
 #pragma unroll
@@ -748,11 +753,13 @@ template <class T> int three_way_tiles_of(std::int32_t n) {
     return int((std::size_t(n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
 }
 
-/// choose_pivots over the state round.from, by the marks of the last split;
-/// the next split's look-back status is allocated into split_status and
-/// initialised by the same launch.
+/// choose_pivots over the state round.from, by the marks of the last split
+/// (after_short_sort: sort_short_segments ran on this state); the next
+/// split's look-back status is allocated into split_status and initialised
+/// by the same launch.
 template <class T, class Chooser>
-void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, runtime::scratch& split_status) {
+void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bool after_short_sort,
+                     runtime::scratch& split_status) {
     const int tiles = int((std::size_t(round.n) + short_sort_shape<T>::tile_keys - 1) / short_sort_shape<T>::tile_keys);
     const int split_tiles = three_way_tiles_of<T>(round.n);
     // a warp per tile: 32 threads for every tile_keys positions, so a thread for every tile of the split
@@ -764,7 +771,7 @@ void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, ru
                                                             "choose_pivots");
     pivots_at_marked_tiles<T, Chooser><<<(tiles + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
         round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
-        round.n, status, split_tiles);
+        round.n, status, split_tiles, after_short_sort);
     backend::check_launch("choose_pivots (by marked tiles)");
 }
 
@@ -882,7 +889,8 @@ template <class T> struct three_way_tiles {
         const std::size_t n = segs.size();
         if (n < 2) return;  // no segment of two
         if (!fits(n)) return generic::choose_pivots(segs, chooser);
-        pivots_by_tiles(round_of(segs), chooser, three_way_access::book(segs).split_status);  // the split marked the tiles with heads
+        auto& book = three_way_access::book(segs);  // the split marked the tiles with heads
+        pivots_by_tiles(round_of(segs), chooser, book.short_sorted == book.splits, book.split_status);
     }
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
@@ -901,6 +909,8 @@ template <class T> struct three_way_tiles {
         const three_way_round<T> round = round_of(segs);
         block_sort_queued(round);
         short_sort_by_tiles(round);
+        auto& book = three_way_access::book(segs);
+        book.short_sorted = book.splits;  // choose_pivots then reads only the tiles of long heads
     }
 
     /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
