@@ -8,10 +8,13 @@
 // would take to fall under the tile's limit. Two block sizes
 // (block_sort_small<T> and block_sort_large<T> in three_way_policy.hpp), the larger
 // with its shared memory dynamic (past the static 48 KB). The split queues
-// such segments' heads as it makes them, one queue per size: queue[0] and
-// queue[1] count them, each has `slots` places after those two words. A
-// block reads one word to learn its segment; blocks beyond the count leave. A
-// segment owns its positions, so blocks never share one.
+// such segments' heads as it makes them, one queue per size, and in a third
+// the heads of the segments longer than block_sort_limit<T>, whose pivots
+// are the only ones left to choose after the base case (choose_pivots reads
+// it): queue[0], queue[1], queue[2] count them, each has `slots` places
+// after those three words. A block reads one word to learn its segment;
+// blocks beyond the count leave. A segment owns its positions, so blocks
+// never share one.
 #pragma once
 
 #if defined(SCANVEC_BACKEND_CUDA)
@@ -31,18 +34,28 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 /// The block radix sort of T's radix words in a block_sort_shape (three_way_policy.hpp).
 template <class T, class Shape> using block_sort_of = cub::BlockRadixSort<radix_word_t<T>, Shape::threads, Shape::items>;
 
-/// The queue words for `slots` segments of each size.
-constexpr std::size_t block_sort_queue_words(std::size_t slots) { return 2 + 2 * slots; }
-/// And back: the slots of each size in a queue of that many words.
-constexpr std::size_t block_sort_queue_slots(std::size_t words) { return (words - 2) / 2; }
+/// The queues: each size's, then the longer segments'.
+constexpr int block_sort_queues = 3, block_sort_long_queue = 2;
+/// The queue words for `slots` segments in each queue.
+constexpr std::size_t block_sort_queue_words(std::size_t slots) { return block_sort_queues * (1 + slots); }
+/// And back: the slots of each queue in that many words.
+constexpr std::size_t block_sort_queue_slots(std::size_t words) { return words / block_sort_queues - 1; }
+/// The queue of a segment of len keys longer than a short-sort tile.
+template <class T> __host__ __device__ constexpr int block_sort_queue_of(std::uint32_t len) {
+    return len > block_sort_limit<T> ? block_sort_long_queue : int(len > std::uint32_t(block_sort_small<T>::keys));
+}
+/// Where queue q's heads are.
+inline __host__ __device__ std::uint32_t* block_sort_heads(std::uint32_t* queue, std::uint32_t slots, int q) {
+    return queue + block_sort_queues + std::size_t(q) * slots;
+}
 
-/// Queues a new segment of len keys at head for block_sort_segments, when it is one.
+/// Queues a new segment of len keys at head, when it is longer than a short-sort tile.
 template <class T>
 __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std::uint32_t head, std::uint32_t len) {
-    if (len <= std::uint32_t(short_sort_shape<T>::tile_keys) || len > block_sort_limit<T>) return;
-    const int large = len > std::uint32_t(block_sort_small<T>::keys);
-    const std::uint32_t slot = atomicAdd(queue + large, 1u);
-    if (slot < slots) queue[2 + large * slots + slot] = head;
+    if (len <= std::uint32_t(short_sort_shape<T>::tile_keys)) return;
+    const int q = block_sort_queue_of<T>(len);
+    const std::uint32_t slot = atomicAdd(queue + q, 1u);
+    if (slot < slots) block_sort_heads(queue, slots, q)[slot] = head;
 }
 
 template <class T, class Shape>
@@ -101,11 +114,12 @@ template <class T> void block_sort_queued(const three_way_round<T>& round) {
         T* keys = round.from.keys;
         std::uint32_t* start = round.from.start;
         const std::uint32_t* length = round.from.length;
-        const std::uint32_t* queue = round.block_sort_queue;
-        const std::size_t slots = round.queue_slots;
+        std::uint32_t* queue = round.block_sort_queue;
+        const std::uint32_t slots = round.queue_slots;
         const std::size_t n = std::size_t(round.n), tile = std::size_t(short_sort_shape<T>::tile_keys);
-        block_sort_tier<T, block_sort_small<T>>(keys, start, length, queue, queue + 2, slots, n, tile + 1, round.stream);
-        block_sort_tier<T, block_sort_large<T>>(keys, start, length, queue + 1, queue + 2 + slots, slots, n,
+        block_sort_tier<T, block_sort_small<T>>(keys, start, length, queue, block_sort_heads(queue, slots, 0), slots, n,
+                                             tile + 1, round.stream);
+        block_sort_tier<T, block_sort_large<T>>(keys, start, length, queue + 1, block_sort_heads(queue, slots, 1), slots, n,
                                              std::size_t(block_sort_small<T>::keys) + 1, round.stream);
     }
 }

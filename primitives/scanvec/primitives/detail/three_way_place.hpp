@@ -31,7 +31,7 @@ template <class T> struct three_way_round {
     T* pivot;                ///< at each head of a segment of two or more
     std::uint32_t* tile_heads;
     std::uint32_t* block_sort_queue;
-    std::uint32_t queue_slots;  ///< each size's slots in block_sort_queue
+    std::uint32_t queue_slots;  ///< each queue's slots in block_sort_queue
     std::uint32_t* finished;
     /// Per count tile, [2t] and [2t + 1]: the (less, greater) counts that
     /// tiles before it in the count pass's order took of the segments

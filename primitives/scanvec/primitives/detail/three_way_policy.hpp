@@ -53,6 +53,11 @@ template <class T> struct three_way_tile_shape {
 /// mostly idle blocks; the warp also sorts a long segment's 256 samples, 8 a
 /// lane (docs/design/quicksort.md).
 constexpr int three_way_pivot_threads = 256;
+/// choose_pivots after the base case: at most this many warps (besides the
+/// tiles') take the queue of segments longer than the base case sorts, one
+/// segment a warp at a time (the queue holds at most n / 16385 of them: 2^14
+/// at 2^28 keys).
+constexpr std::size_t three_way_pivot_queue_warps = 4096;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
 template <class T> struct short_sort_shape {

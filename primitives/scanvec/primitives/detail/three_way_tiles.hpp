@@ -356,7 +356,8 @@ template <class T> struct three_way_split_store {
     /// The first element to land in a new segment of two or more (len: its
     /// length, else 0) writes, from here (one element in thousands), its
     /// length, its totals zeroed for the next count pass, its tile's mark for
-    /// sort_short_segments and its entry in the base case's block-sort queue.
+    /// sort_short_segments and its entry in a block-sort queue (the long
+    /// queue past block_sort_limit<T>: block_sort_segments.hpp).
     static __device__ __forceinline__ void new_segment(const three_way_round<T>& round, std::uint32_t dest,
                                                        std::uint32_t len) {
         if (len < 2) return;
@@ -666,6 +667,31 @@ struct chooses_wide_by_warp<Chooser, T,
     static constexpr int per_lane = Chooser::wide_samples / 32;
 };
 
+/// A long segment's pivot (at head i, len keys) by the whole warp where the
+/// chooser can (chooses_wide_by_warp: each lane sorts per_lane of its
+/// samples together with the others', the median is the pivot), else by lane 0.
+template <class T, class Chooser, class SortSpace>
+__device__ void choose_long_pivot(const T* keys, T* pivot, const Chooser& chooser, std::uint32_t i, std::uint32_t len,
+                                  SortSpace& space) {
+    using by_warp = chooses_wide_by_warp<Chooser, T>;
+    const int lane = int(threadIdx.x % 32);
+    if constexpr (by_warp::value) {
+        if (chooser.is_wide(len)) {
+            T x[by_warp::per_lane];
+#pragma unroll
+            for (int j = 0; j < by_warp::per_lane; ++j) x[j] = chooser.wide_sample(keys, i, len, lane * by_warp::per_lane + j);
+            cub::WarpMergeSort<T, by_warp::per_lane, 32>(space).Sort(x, pivot_sample_less{});
+            // the median, sorted sample wide_samples / 2: the first of its lane's (blocked order)
+            const T p = __shfl_sync(~0u, x[0], 16);
+            if (lane == 0) pivot[i] = p;
+        } else if (lane == 0) {
+            pivot[i] = chooser.narrow(keys, i, len);
+        }
+    } else if (lane == 0) {
+        pivot[i] = chooser(keys, i, len);
+    }
+}
+
 /// choose_pivots on tiles: every segment of two or more keys was made by the
 /// last split (which splits them all), and that split marked the tiles of
 /// short_sort_shape<T>::tile_keys positions where it left such heads; a warp per
@@ -673,30 +699,44 @@ struct chooses_wide_by_warp<Chooser, T,
 /// lane's at once, up to 32) and chooses at its heads: a lane a short
 /// segment's, the whole warp a long one's where the chooser can
 /// (chooses_wide_by_warp). Late rounds and the
-/// first ones alike touch only the few tiles that hold heads. After
-/// sort_short_segments (after_short_sort) a tile marked only for short
-/// segments holds none left to split: only tiles with a head of a segment
-/// longer than a tile are read. The same grid
+/// first ones alike touch only the few tiles that hold heads.
+/// After sort_short_segments (after_short_sort) two kinds of segment are
+/// left: those longer than block_sort_limit<T>, which the split queued
+/// (block_sort_segments.hpp's long queue: `long_count` of them at
+/// `long_heads`), taken straight from the queue by `queue_warps` more warps;
+/// and short ones in tiles that waited for a long head (both marks set),
+/// which only those tiles look for. The same grid
 /// initialises the next split's look-back status (split_tiles of the split's
 /// num_split_tiles tiles, no more than its threads): a launch fewer a round.
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
                            Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
-                           three_way_tile_state split_tiles, int num_split_tiles, bool after_short_sort) {
+                           three_way_tile_state split_tiles, int num_split_tiles, bool after_short_sort,
+                           const std::uint32_t* long_count, const std::uint32_t* long_heads, int queue_warps) {
     split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
     using by_warp = chooses_wide_by_warp<Chooser, T>;
     using warp_sort = cub::WarpMergeSort<T, by_warp::per_lane, 32>;
     __shared__ typename warp_sort::TempStorage sort_space[by_warp::value ? three_way_pivot_threads / 32 : 1];
+    auto& space = sort_space[by_warp::value ? threadIdx.x / 32 : 0];
     constexpr std::int32_t tile_keys = short_sort_shape<T>::tile_keys;
     constexpr int per_lane = tile_keys / 32, batch = per_lane < 32 ? per_lane : 32;  // positions a lane loads at once
     static_assert(tile_keys % (32 * batch) == 0, "a tile is whole batches of a warp");
     const std::int32_t lane = std::int32_t(threadIdx.x % 32);
+    const std::int32_t tiles = std::int32_t((std::int64_t(n) + tile_keys - 1) / tile_keys);
     const std::int32_t tile = std::int32_t(blockIdx.x) * (three_way_pivot_threads / 32) + std::int32_t(threadIdx.x / 32);
+    if (tile >= tiles) {  // a warp of the long queue's, or past them in the last block
+        if (tile - tiles >= queue_warps) return;
+        const std::uint32_t count = *long_count;
+        for (std::uint32_t e = std::uint32_t(tile - tiles); e < count; e += std::uint32_t(queue_warps)) {
+            const std::uint32_t i = long_heads[e];
+            choose_long_pivot(keys, pivot, chooser, i, length[i], space);
+        }
+        return;
+    }
     const std::int32_t base = tile * tile_keys;
-    if (base >= n) return;
     const bool short_mark = tile_heads[2 * tile] == splits, long_mark = tile_heads[2 * tile + 1] == splits;
-    if (!long_mark && (after_short_sort || !short_mark)) return;
+    if (after_short_sort ? !(short_mark && long_mark) : !(short_mark || long_mark)) return;
     for (std::int32_t chunk = base; chunk < base + tile_keys && chunk < n; chunk += 32 * batch) {
         std::uint32_t here[batch], next[batch];  // start[i], start[i + 1] at the lane's positions i
 #pragma unroll
@@ -711,39 +751,30 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
             const std::int32_t i = chunk + k * 32 + lane;
             heads |= std::uint32_t(i + 1 < n && here[k] == std::uint32_t(i) && next[k] != std::uint32_t(i + 1)) << k;
         }
-        if constexpr (by_warp::value) {
-            std::uint32_t wide = 0;  // the heads of long segments, chosen below by the whole warp
-            for (; heads != 0; heads &= heads - 1) {
-                const int k = __ffs(int(heads)) - 1;
-                const std::int32_t i = chunk + k * 32 + lane;
-                const std::uint32_t len = length[i];
-                if (chooser.is_wide(len)) wide |= std::uint32_t(1) << k;
-                else pivot[i] = chooser.narrow(keys, std::uint32_t(i), len);
-            }
-            for (;;) {  // one long segment at a time: each lane sorts 8 of its 256 samples
-                const unsigned who = __ballot_sync(~0u, wide != 0);
-                if (!who) break;
-                const int leader = __ffs(int(who)) - 1;
-                const int k = __shfl_sync(~0u, __ffs(int(wide)) - 1, leader);
-                const std::uint32_t i = std::uint32_t(chunk + k * 32 + leader), len = length[i];
-                constexpr int per_lane = by_warp::per_lane;
-                T x[per_lane];
-#pragma unroll
-                for (int j = 0; j < per_lane; ++j) x[j] = chooser.wide_sample(keys, i, len, int(lane) * per_lane + j);
-                warp_sort sorter(sort_space[threadIdx.x / 32]);
-                sorter.Sort(x, pivot_sample_less{});
-                // the median, sorted sample wide_samples / 2: the first of its lane's (blocked order)
-                const T p = __shfl_sync(~0u, x[0], 16);
-                if (lane == leader) {
-                    pivot[i] = p;
-                    wide &= wide - 1;
+        std::uint32_t wide = 0;  // the heads of long segments, chosen below by the whole warp
+        for (; heads != 0; heads &= heads - 1) {
+            const int k = __ffs(int(heads)) - 1;
+            const std::int32_t i = chunk + k * 32 + lane;
+            const std::uint32_t len = length[i];
+            if (after_short_sort && len > block_sort_limit<T>) continue;  // the long queue's
+            if constexpr (by_warp::value) {
+                if (chooser.is_wide(len)) {
+                    wide |= std::uint32_t(1) << k;
+                    continue;
                 }
+                pivot[i] = chooser.narrow(keys, std::uint32_t(i), len);
+            } else {
+                pivot[i] = chooser(keys, std::uint32_t(i), len);
             }
-        } else {
-            for (; heads != 0; heads &= heads - 1) {
-                const std::int32_t i = chunk + (__ffs(int(heads)) - 1) * 32 + lane;
-                pivot[i] = chooser(keys, std::uint32_t(i), length[i]);
-            }
+        }
+        for (;;) {  // one long segment at a time, by the whole warp
+            const unsigned who = __ballot_sync(~0u, wide != 0);
+            if (!who) break;
+            const int leader = __ffs(int(who)) - 1;
+            const int k = __shfl_sync(~0u, __ffs(int(wide)) - 1, leader);
+            const std::uint32_t i = std::uint32_t(chunk + k * 32 + leader);
+            choose_long_pivot(keys, pivot, chooser, i, length[i], space);
+            if (lane == leader) wide &= wide - 1;
         }
     }
 }
@@ -769,9 +800,16 @@ void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bo
     split_status = runtime::scratch(tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots"));
     const auto status = tile_state_on<three_way_tile_state>(split_tiles, split_status.get(), split_status.size(),
                                                             "choose_pivots");
-    pivots_at_marked_tiles<T, Chooser><<<(tiles + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
+    // warps for the long queue: no more than its slots (n / (block_sort_limit<T> + 1) can be that long)
+    const int queue_warps =
+        after_short_sort ? int(std::min<std::size_t>(std::size_t(round.n) / (std::size_t(block_sort_limit<T>) + 1),
+                                                     three_way_pivot_queue_warps))
+                         : 0;
+    std::uint32_t* queue = round.block_sort_queue;
+    pivots_at_marked_tiles<T, Chooser><<<(tiles + queue_warps + warps - 1) / warps, three_way_pivot_threads, 0, round.stream>>>(
         round.from.keys, round.from.start, round.from.length, round.pivot, chooser, round.tile_heads, round.splits,
-        round.n, status, split_tiles, after_short_sort);
+        round.n, status, split_tiles, after_short_sort, queue + block_sort_long_queue,
+        block_sort_heads(queue, round.queue_slots, block_sort_long_queue), queue_warps);
     backend::check_launch("choose_pivots (by marked tiles)");
 }
 
@@ -796,7 +834,7 @@ template <class T> constexpr bool three_way_splits_any_order = std::is_integral_
 /// the last split) it is made and initialised here.
 template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch& chosen) {
     const int num_tiles = three_way_tiles_of<T>(round.n);
-    backend::fill_zero(round.block_sort_queue, 2 * sizeof(std::uint32_t), round.stream,
+    backend::fill_zero(round.block_sort_queue, block_sort_queues * sizeof(std::uint32_t), round.stream,
                        "split_three_ways (block-sort queues)");
     if constexpr (AnyOrder) {
         static_assert(three_way_splits_any_order<T>, "the split without look-back takes integer keys");
@@ -873,8 +911,8 @@ template <class T> struct three_way_tiles {
         backend::write_small(book.tile_heads.data() + (n > tile_keys), book.splits, s, "pivoted_segments (marks)");
         // slots for the most segments longer than a tile a split can make, of either size (zeroed)
         book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles));
-        if (n > tile_keys && n <= block_sort_limit<T>)  // the one segment, at 0
-            backend::write_small(book.block_sort_queue.data() + (n > std::size_t(block_sort_small<T>::keys)), std::uint32_t(1), s,
+        if (n > tile_keys)  // the one segment, at 0 (its head's word is zeroed)
+            backend::write_small(book.block_sort_queue.data() + block_sort_queue_of<T>(std::uint32_t(n)), std::uint32_t(1), s,
                                  "pivoted_segments (block-sort queue)");
         const std::size_t passes = three_way_tile_shape<T>::size, words = (n + passes - 1) / passes;
         static_assert(three_way_never_finished == ~std::uint32_t(0), "never finished: every byte 0xFF");
