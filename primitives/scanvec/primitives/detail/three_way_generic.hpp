@@ -209,11 +209,12 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// last that left a longer one's: [2t] and [2t + 1]. sort_short_segments
     /// and choose_pivots read them to skip the tiles they have nothing to do in.
     vector<std::uint32_t> tile_heads;
-    /// CUDA tiles, keys a block sorts by radix (block_sort_by_radix): the heads of the segments longer than
-    /// short_tile() and at most short_limit() keys that the last split made,
-    /// which sort_short_segments sorts a block each: one queue per block size;
-    /// and of those longer than short_limit(), whose pivots choose_pivots
-    /// after the base case takes from there (block_sort_segments.hpp).
+    /// CUDA tiles: the heads of the segments longer than short_tile() that the
+    /// last split made, in three queues (block_sort_segments.hpp): up to
+    /// short_limit() keys, one queue per block size, which sort_short_segments
+    /// sorts a block each (keys a block sorts by radix: block_sort_by_radix);
+    /// and the longer ones, whose pivots choose_pivots after the base case
+    /// takes from there.
     vector<std::uint32_t> block_sort_queue;
     /// CUDA tiles: per tile of the count and split passes, the state (by its
     /// number of splits) in which every key of it was first seen finished,

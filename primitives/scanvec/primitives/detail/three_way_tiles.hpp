@@ -909,7 +909,7 @@ template <class T> struct three_way_tiles {
         book.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
         backend::fill_bytes(book.tile_heads.data(), 0xFF, 2 * tiles * sizeof(std::uint32_t), s, "pivoted_segments (marks)");
         backend::write_small(book.tile_heads.data() + (n > tile_keys), book.splits, s, "pivoted_segments (marks)");
-        // slots for the most segments longer than a tile a split can make, of either size (zeroed)
+        // slots in each queue for the most segments longer than a tile a split can make (zeroed)
         book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles));
         if (n > tile_keys)  // the one segment, at 0 (its head's word is zeroed)
             backend::write_small(book.block_sort_queue.data() + block_sort_queue_of<T>(std::uint32_t(n)), std::uint32_t(1), s,
@@ -948,7 +948,7 @@ template <class T> struct three_way_tiles {
         block_sort_queued(round);
         short_sort_by_tiles(round);
         auto& book = three_way_access::book(segs);
-        book.short_sorted = book.splits;  // choose_pivots then reads only the tiles of long heads
+        book.short_sorted = book.splits;  // choose_pivots then takes the long segments from their queue
     }
 
     /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
