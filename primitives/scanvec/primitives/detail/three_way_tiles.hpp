@@ -131,10 +131,14 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     /// Loads the tile at base: keys, and starts (or all s0, from one_segment).
     __device__ void load(const T* keys, const std::uint32_t* start, std::int32_t base, std::int32_t count,
                          std::uint32_t s0) {
+        load_keys(keys, base, count);
+        load_starts(start, base, s0);
+    }
+    /// Loads the tile's keys only (of `count` positions in all).
+    __device__ void load_keys(const T* keys, std::int32_t base, std::int32_t count) {
         n = count;
         first = base + std::int32_t(threadIdx.x) * items;
         load_blocked(keys + base, v, base);
-        load_starts(start, base, s0);
     }
     /// Loads the starts (again, in the split, from the cache after its
     /// look-back: the classes alone held across it leave registers for more blocks).
@@ -227,9 +231,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     const std::uint32_t tile_finished = finished[blockIdx.x];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
     run_t r;
-    r.n = n;
-    r.first = base + std::int32_t(threadIdx.x) * items;
-    r.load_blocked(keys + base, r.v, base);  // also in a finished tile, not to wait for its mark first
+    r.load_keys(keys, base, n);  // also in a finished tile, not to wait for its mark first
     const T key_before = r.first > 0 && r.first < n ? __ldg(keys + r.first - 1) : T{};  // for the descents
     if (tile_finished < splits) return;  // finished before this state: nothing to count
     r.load_starts(start, base, tile_start);
