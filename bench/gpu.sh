@@ -6,6 +6,7 @@
 #   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
 #   CMAKE_EXTRA: extra configure arguments (say -DSCANVEC_DIST=OFF)
 #   BUILD_TARGETS: build only these targets (a short call after a small change)
+#   BUILD_TIMEOUT: seconds the build may take in this call (default: no limit)
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
 #   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
@@ -28,12 +29,20 @@
 #     $OUT/compare.md: before and after a change, in one run on one machine
 #   BUNDLE=1: at the end, everything under $OUT in one results.tgz (the device
 #     tool brings back at most 8 files; unpack with tar xzf)
+#   FIX_MTIMES=1: every file outside build/ and .git/ dated 2020-01-01 first. The
+#     device tool copies the tree afresh for each call, which dates the sources
+#     after the last call's objects and rebuilds everything; with the same old
+#     date in every call, a build cut short by the call's time limit goes on
+#     where it stopped. Only on that machine's copy (here it would hide edits).
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 out=${OUT:-build/gpu-out}; mkdir -p "$out"
 export DOCTEST_PREFIX=$PWD/.deps
+if [ "${FIX_MTIMES:-0}" = 1 ]; then
+  find . \( -path ./build -o -path ./.git \) -prune -o -type f -print0 | xargs -0 touch -h -d 2020-01-01
+fi
 summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
@@ -51,7 +60,8 @@ fi
 # the tests that did build still run.
 # BUILD_TARGETS: only these targets (say "test_trace scanvec_dist_bench"), for a short call.
 # shellcheck disable=SC2086
-if cmake --build --preset cuda -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} -- -k 0 > "$out/build.log" 2>&1; then
+# BUILD_TIMEOUT (seconds): stop the build then and go on (with FIX_MTIMES, the next call resumes it).
+if timeout "${BUILD_TIMEOUT:-0}" cmake --build --preset cuda -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} -- -k 0 > "$out/build.log" 2>&1; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
   grep -E "error|FAILED" "$out/build.log" | head -40
