@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README): on a fresh machine, installs what is missing,
 # builds the host backend under AddressSanitizer + UBSan and runs every test
-# and example, then compiles the CUDA backend's tests with nvcc
+# and example, compiling the CUDA backend's tests with nvcc meanwhile
 # (running them needs a GPU: see bench/gpu.sh). The CUDA check stops at NVVM
 # IR (no PTX: the GPU machine's full build generates it and runs ptxas) and
 # leaves out the benchmarks, the examples, the fuzzer and the distributed
@@ -58,13 +58,14 @@ bash .ci/deps.sh
 step "host backend under AddressSanitizer + UBSan: build"
 cmake --preset host-asan >/dev/null
 cmake --build --preset host-asan -j "$jobs" --target all scanvec_bench_syntax
-step "host backend under AddressSanitizer + UBSan: test"
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 SCANVEC_TEST_SMALL=1 \
-  ctest --preset host-asan -j "$jobs"
-
+step "host backend under AddressSanitizer + UBSan: test, beside the cuda backend's compile check"
+# The CUDA check compiles while the host's tests run: alone, each left a core
+# idle for part of its time (tests waiting for their ranks or for the last
+# long test, the last units compiling one at a time); side by side they fill
+# it (docs/design/README.md, "Build cost", has the times).
 nvcc=/usr/local/cuda/bin/nvcc
+cuda_pid=
 if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
-  step "cuda backend: compile the tests (they run on a GPU machine: bash bench/gpu.sh)"
   # Every test source through nvcc: its front end checks host and device code,
   # and cicc lowers the device code to NVVM IR (code=lto_90 in the cuda-ci
   # preset), which is where the errors only nvcc reports come from (a __host__
@@ -80,10 +81,23 @@ if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
   cmake --preset cuda-ci >/dev/null
   # (the compile_fail programs are meant not to compile: their tests run on the host)
   objects=$(ninja -C build/cuda-ci -t targets all | sed -n 's/^\([^:]*\.o\): CUDA_COMPILER.*/\1/p' | grep -v compile_fail)
-  ninja -C build/cuda-ci -j "$jobs" $objects
+  # shellcheck disable=SC2086
+  ninja -C build/cuda-ci -j "$jobs" $objects > build/cuda-ci-compile.log 2>&1 &
+  cuda_pid=$!
 else
   echo "cuda backend: skipped (no $nvcc or SCANVEC_SKIP_CUDA=1)"
 fi
+rc=0
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 SCANVEC_TEST_SMALL=1 \
+  ctest --preset host-asan -j "$jobs" || rc=$?
+if [ -n "$cuda_pid" ]; then  # its errors show even when a test failed
+  echo; echo "=== cuda backend: compile the tests (they run on a GPU machine: bash bench/gpu.sh) ==="
+  cuda_rc=0
+  wait "$cuda_pid" || cuda_rc=$?
+  cat build/cuda-ci-compile.log
+  if [ "$cuda_rc" -ne 0 ]; then echo "cuda backend: the compile check FAILED"; rc=1; fi
+fi
+[ "$rc" -eq 0 ] || exit "$rc"
 end_stage ""
 echo; echo "test.sh: all passed"
 printf '%s\n' "${stages[@]}" "$(printf '%5d s wall %6d s CPU  in all' "$SECONDS" "$(cpu_s)")"
