@@ -34,7 +34,9 @@
 #     device tool copies the tree afresh for each call, which dates the sources
 #     after the last call's objects and rebuilds everything; with the same old
 #     date in every call, a build cut short by the call's time limit goes on
-#     where it stopped. Only on that machine's copy (here it would hide edits),
+#     where it stopped (on 4 H200s, 2026-11-27: nothing compiled again, though
+#     ninja still linked 55 executables again, 250 s; a second call that only
+#     runs takes NO_BUILD=1). Only on that machine's copy (here it would hide edits),
 #     and only while the tree stays as it was: an edited header, dated 2020
 #     too, would not be rebuilt.
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
@@ -64,8 +66,8 @@ fi
 # Keep going past a failed target: every compile error shows in one call, and
 # the tests that did build still run.
 # BUILD_TARGETS: only these targets (say "test_trace scanvec_dist_bench"), for a short call.
-# shellcheck disable=SC2086
 # BUILD_TIMEOUT (seconds): stop the build then and go on (with FIX_MTIMES, the next call resumes it).
+# shellcheck disable=SC2086
 if timeout "${BUILD_TIMEOUT:-0}" cmake --build --preset cuda -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} -- -k 0 > "$out/build.log" 2>&1; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
