@@ -16,6 +16,19 @@
 //   counts, two launches     atomicAdd whose result is unused (a reduction the
 //                            SM does not wait for), then a pass that checks
 //                            every count is 1 and clears it for the next call
+//   power sums               sum over i of r^idx[i] against sum over i < n of
+//                            r^i = (r^n - 1) / (r - 1), modulo 2^61 - 1 at two
+//                            random points r (the difference is a polynomial
+//                            in r of degree below n, zero only for a
+//                            permutation: a non-permutation passes with
+//                            probability below (n/p)^2, as Lipton's products).
+//                            r^j = lo[j mod 1024] * hi[j / 1024] from two
+//                            tables a point (8 KB each, read through L1): one
+//                            multiplication an element and point, no random
+//                            access to a stamp, a fold of sums across blocks
+//   hash sums                sum of mix64(idx[i] ^ seed) against the same of
+//                            i < n (wrapping 64-bit adds): the arithmetic
+//                            floor of a sum check, not a proof (no bound)
 // Every form is checked on a permutation and on one with a repeated target.
 #include <scanvec/scanvec.hpp>
 
@@ -104,6 +117,138 @@ __global__ void counts_are_one(unsigned* counts, int n, unsigned* failed) {
     if (__syncthreads_or(bad) && threadIdx.x == 0) *failed = 1u;
 }
 
+// ---- power sums and hash sums: one pass, sums folded across blocks by the last one ----
+
+constexpr std::uint64_t p61 = sv::detail::mersenne61;
+constexpr int table_bits = 10, table_size = 1 << table_bits;  // r^j for j < 2^20
+constexpr int sum_items = 4;                                  // elements a thread
+
+__host__ __device__ inline std::uint64_t add_mod61(std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t s = a + b;
+    return s >= p61 ? s - p61 : s;
+}
+
+std::uint64_t pow_mod61(std::uint64_t r, std::uint64_t e) {
+    std::uint64_t x = 1;
+    for (; e; e >>= 1, r = sv::detail::mul_mod61(r, r))
+        if (e & 1) x = sv::detail::mul_mod61(x, r);
+    return x;
+}
+
+struct power_tables {
+    const std::uint64_t* lo[2];  // r^j, j < 1024
+    const std::uint64_t* hi[2];  // r^(1024 j), j < 1024
+};
+
+/// Block sums of two words (add is the monoid), the block's total in thread 0's return.
+template <class Add>
+__device__ void block_sums(std::uint64_t& s0, std::uint64_t& s1, std::uint64_t* w0, std::uint64_t* w1, Add add) {
+    for (int o = 16; o > 0; o >>= 1) {
+        s0 = add(s0, __shfl_down_sync(~0u, s0, o));
+        s1 = add(s1, __shfl_down_sync(~0u, s1, o));
+    }
+    if ((threadIdx.x & 31) == 0) {
+        w0[threadIdx.x >> 5] = s0;
+        w1[threadIdx.x >> 5] = s1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < threads / 32; ++w) {
+            s0 = add(s0, w0[w]);
+            s1 = add(s1, w1[w]);
+        }
+}
+
+/// After each block's partial (p0, p1) is stored: the last block folds them
+/// and raises *failed unless the totals are (e0, e1). Leaves *done at 0.
+template <class Add>
+__device__ void fold_last(std::uint64_t p0, std::uint64_t p1, std::uint64_t* partials, unsigned* done,
+                          std::uint64_t e0, std::uint64_t e1, unsigned* failed, Add add) {
+    __shared__ std::uint64_t w0[threads / 32], w1[threads / 32];
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partials[2 * blockIdx.x] = p0;
+        partials[2 * blockIdx.x + 1] = p1;
+        __threadfence();
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    std::uint64_t s0 = 0, s1 = 0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += threads) {
+        s0 = add(s0, __ldcg(partials + 2 * b));
+        s1 = add(s1, __ldcg(partials + 2 * b + 1));
+    }
+    block_sums(s0, s1, w0, w1, add);
+    if (threadIdx.x == 0) {
+        if (s0 != e0 || s1 != e1) *failed = 1u;
+        *done = 0;
+    }
+}
+
+struct mod61_add {
+    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return add_mod61(a, b); }
+};
+struct wrap_add {
+    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
+};
+
+__global__ void __launch_bounds__(threads)
+    scatter_power_sums(const int* idx, const int* a, int* out, int n, power_tables t, std::uint64_t e0,
+                       std::uint64_t e1, std::uint64_t* partials, unsigned* done, unsigned* failed) {
+    __shared__ std::uint64_t w0[threads / 32], w1[threads / 32];
+    std::uint64_t s0 = 0, s1 = 0;
+    bool bad = false;
+    const int base = blockIdx.x * threads * sum_items + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < sum_items; ++k) {
+        const int i = base + k * threads;
+        if (i >= n) continue;
+        const int j = idx[i];
+        if (j < 0 || j >= n) {
+            bad = true;
+            continue;
+        }
+        out[j] = a[i];
+        const int l = j & (table_size - 1), h = j >> table_bits;
+        s0 = add_mod61(s0, sv::detail::mul_mod61(__ldg(t.lo[0] + l), __ldg(t.hi[0] + h)));
+        s1 = add_mod61(s1, sv::detail::mul_mod61(__ldg(t.lo[1] + l), __ldg(t.hi[1] + h)));
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) *failed = 1u;
+    block_sums(s0, s1, w0, w1, mod61_add{});
+    fold_last(s0, s1, partials, done, e0, e1, failed, mod61_add{});
+}
+
+__host__ __device__ inline std::uint64_t hash_of(std::uint64_t j, std::uint64_t seed) {
+    return sv::detail::mix64(j ^ seed);
+}
+
+__global__ void __launch_bounds__(threads)
+    scatter_hash_sums(const int* idx, const int* a, int* out, int n, std::uint64_t seed0, std::uint64_t seed1,
+                      std::uint64_t e0, std::uint64_t e1, std::uint64_t* partials, unsigned* done, unsigned* failed) {
+    __shared__ std::uint64_t w0[threads / 32], w1[threads / 32];
+    std::uint64_t s0 = 0, s1 = 0;
+    bool bad = false;
+    const int base = blockIdx.x * threads * sum_items + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < sum_items; ++k) {
+        const int i = base + k * threads;
+        if (i >= n) continue;
+        const int j = idx[i];
+        if (j < 0 || j >= n) {
+            bad = true;
+            continue;
+        }
+        out[j] = a[i];
+        s0 += hash_of(std::uint64_t(j), seed0);
+        s1 += hash_of(std::uint64_t(j), seed1);
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) *failed = 1u;
+    block_sums(s0, s1, w0, w1, wrap_add{});
+    fold_last(s0, s1, partials, done, e0, e1, failed, wrap_add{});
+}
+
 struct pinned_flag {
     unsigned* host = nullptr;
     unsigned* device = nullptr;
@@ -157,6 +302,10 @@ int main(int argc, char** argv) {
     cuda_ok(cudaMalloc(&flush, flush_words * sizeof(std::uint64_t)), "cudaMalloc");
     cuda_ok(cudaMemset(flush, 1, flush_words * sizeof(std::uint64_t)), "cudaMemset");
     const int max_n = 1 << *std::max_element(logs.begin(), logs.end());
+    if (max_n > table_size * table_size) {
+        std::fprintf(stderr, "sizes up to 2^%d (the power tables)\n", 2 * table_bits);
+        return 2;
+    }
     unsigned *stamps = nullptr, *counts = nullptr;
     cuda_ok(cudaMalloc(&stamps, sizeof(unsigned) * std::size_t(max_n)), "cudaMalloc");
     cuda_ok(cudaMalloc(&counts, sizeof(unsigned) * std::size_t(max_n)), "cudaMalloc");
@@ -164,6 +313,43 @@ int main(int argc, char** argv) {
     cuda_ok(cudaMemset(counts, 0, sizeof(unsigned) * std::size_t(max_n)), "cudaMemset");
     pinned_flag flag;
     unsigned epoch = 0;
+    // the sums' state: two points (seeds) drawn once, the tables, the partials and the ticket
+    std::mt19937_64 draw{std::random_device{}()};
+    const std::uint64_t r[2] = {2 + draw() % (p61 - 3), 2 + draw() % (p61 - 3)};
+    const std::uint64_t seed[2] = {draw(), draw()};
+    std::uint64_t* table_memory = nullptr;
+    cuda_ok(cudaMalloc(&table_memory, 4 * table_size * sizeof(std::uint64_t)), "cudaMalloc");
+    power_tables tables{};
+    for (int k = 0; k < 2; ++k) {
+        std::vector<std::uint64_t> lo(table_size), hi(table_size);
+        const std::uint64_t step = pow_mod61(r[k], table_size);
+        lo[0] = hi[0] = 1;
+        for (int j = 1; j < table_size; ++j) {
+            lo[std::size_t(j)] = sv::detail::mul_mod61(lo[std::size_t(j) - 1], r[k]);
+            hi[std::size_t(j)] = sv::detail::mul_mod61(hi[std::size_t(j) - 1], step);
+        }
+        std::uint64_t* at = table_memory + 2 * k * table_size;
+        cuda_ok(cudaMemcpy(at, lo.data(), table_size * sizeof(std::uint64_t), cudaMemcpyHostToDevice), "copy");
+        cuda_ok(cudaMemcpy(at + table_size, hi.data(), table_size * sizeof(std::uint64_t), cudaMemcpyHostToDevice), "copy");
+        tables.lo[k] = at;
+        tables.hi[k] = at + table_size;
+    }
+    const auto power_sum = [&](int k, int n) {  // sum of r^i, i < n: (r^n - 1) / (r - 1)
+        const std::uint64_t inverse = pow_mod61(r[k] - 1, p61 - 2);
+        return sv::detail::mul_mod61((pow_mod61(r[k], std::uint64_t(n)) + p61 - 1) % p61, inverse);
+    };
+    const auto hash_sum = [&](int k, int n) {
+        std::uint64_t s = 0;
+        for (int i = 0; i < n; ++i) s += hash_of(std::uint64_t(i), seed[k]);
+        return s;
+    };
+    const int max_sum_blocks = (max_n + threads * sum_items - 1) / (threads * sum_items);
+    std::uint64_t* partials = nullptr;
+    unsigned* done = nullptr;
+    cuda_ok(cudaMalloc(&partials, 2 * sizeof(std::uint64_t) * std::size_t(max_sum_blocks)), "cudaMalloc");
+    cuda_ok(cudaMalloc(&done, sizeof(unsigned)), "cudaMalloc");
+    cuda_ok(cudaMemset(done, 0, sizeof(unsigned)), "cudaMemset");
+    std::uint64_t expect_power[2] = {0, 0}, expect_hash[2] = {0, 0};  // for the current n
     const auto blocks = [](int n, int per_thread) { return (n + threads * per_thread - 1) / (threads * per_thread); };
     const auto verdict = [&] {
         cuda_ok(cudaStreamSynchronize(0), "verdict");
@@ -206,6 +392,22 @@ int main(int argc, char** argv) {
              const auto v = sv::detail::scatter_checked(idx, a, out, sv::index_t(n));
              return v[0] != ~0ull || v[1] != 0;
          }},
+        {"power sums (two points mod 2^61 - 1)",
+         [&](const int* idx, const int* a, int* out, int n) {
+             *flag.host = 0;
+             scatter_power_sums<<<blocks(n, sum_items), threads>>>(idx, a, out, n, tables, expect_power[0],
+                                                                   expect_power[1], partials, done, flag.device);
+             cuda_ok(cudaGetLastError(), "scatter_power_sums");
+             return verdict();
+         }},
+        {"hash sums (not a proof: the arithmetic floor)",
+         [&](const int* idx, const int* a, int* out, int n) {
+             *flag.host = 0;
+             scatter_hash_sums<<<blocks(n, sum_items), threads>>>(idx, a, out, n, seed[0], seed[1], expect_hash[0],
+                                                                  expect_hash[1], partials, done, flag.device);
+             cuda_ok(cudaGetLastError(), "scatter_hash_sums");
+             return verdict();
+         }},
         {"counts, two launches",
          [&](const int* idx, const int* a, int* out, int n) {
              *flag.host = 0;
@@ -221,6 +423,10 @@ int main(int argc, char** argv) {
     for (int lg : logs) {
         const int n = 1 << lg;
         const std::size_t size = static_cast<std::size_t>(n);
+        for (int k = 0; k < 2; ++k) {
+            expect_power[k] = power_sum(k, n);
+            expect_hash[k] = hash_sum(k, n);
+        }
         std::vector<int> perm(size), values(size);
         std::iota(perm.begin(), perm.end(), 0);
         std::shuffle(perm.begin(), perm.end(), std::mt19937(1234u + unsigned(lg)));
