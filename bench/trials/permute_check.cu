@@ -187,47 +187,33 @@ __device__ void fold_last(std::uint64_t p0, std::uint64_t p1, std::uint64_t* par
     }
 }
 
-struct mod61_add {
-    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return add_mod61(a, b); }
-};
-struct wrap_add {
-    __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
-};
-
-__global__ void __launch_bounds__(threads)
-    scatter_power_sums(const int* idx, const int* a, int* out, int n, power_tables t, std::uint64_t e0,
-                       std::uint64_t e1, std::uint64_t* partials, unsigned* done, unsigned* failed) {
-    __shared__ std::uint64_t w0[threads / 32], w1[threads / 32];
-    std::uint64_t s0 = 0, s1 = 0;
-    bool bad = false;
-    const int base = blockIdx.x * threads * sum_items + threadIdx.x;
-#pragma unroll
-    for (int k = 0; k < sum_items; ++k) {
-        const int i = base + k * threads;
-        if (i >= n) continue;
-        const int j = idx[i];
-        if (j < 0 || j >= n) {
-            bad = true;
-            continue;
-        }
-        out[j] = a[i];
-        const int l = j & (table_size - 1), h = j >> table_bits;
-        s0 = add_mod61(s0, sv::detail::mul_mod61(__ldg(t.lo[0] + l), __ldg(t.hi[0] + h)));
-        s1 = add_mod61(s1, sv::detail::mul_mod61(__ldg(t.lo[1] + l), __ldg(t.hi[1] + h)));
-    }
-    if (__syncthreads_or(bad) && threadIdx.x == 0) *failed = 1u;
-    block_sums(s0, s1, w0, w1, mod61_add{});
-    fold_last(s0, s1, partials, done, e0, e1, failed, mod61_add{});
-}
-
 __host__ __device__ inline std::uint64_t hash_of(std::uint64_t j, std::uint64_t seed) {
     return sv::detail::mix64(j ^ seed);
 }
 
+/// The power sums' terms r_k^j (add: modulo 2^61 - 1).
+struct power_terms {
+    power_tables t;
+    __device__ std::uint64_t operator()(int j, int k) const {
+        return sv::detail::mul_mod61(__ldg(t.lo[k] + (j & (table_size - 1))), __ldg(t.hi[k] + (j >> table_bits)));
+    }
+    __device__ std::uint64_t add(std::uint64_t a, std::uint64_t b) const { return add_mod61(a, b); }
+};
+/// The hash sums' terms (add: wrapping).
+struct hash_terms {
+    std::uint64_t seed[2];
+    __device__ std::uint64_t operator()(int j, int k) const { return hash_of(std::uint64_t(j), seed[k]); }
+    __device__ std::uint64_t add(std::uint64_t a, std::uint64_t b) const { return a + b; }
+};
+
+/// Scatters sum_items elements a thread and sums terms(idx[i], k) at two
+/// points k; raises *failed for an index out of range or totals other than (e0, e1).
+template <class Terms>
 __global__ void __launch_bounds__(threads)
-    scatter_hash_sums(const int* idx, const int* a, int* out, int n, std::uint64_t seed0, std::uint64_t seed1,
-                      std::uint64_t e0, std::uint64_t e1, std::uint64_t* partials, unsigned* done, unsigned* failed) {
+    scatter_summed(const int* idx, const int* a, int* out, int n, Terms terms, std::uint64_t e0, std::uint64_t e1,
+                   std::uint64_t* partials, unsigned* done, unsigned* failed) {
     __shared__ std::uint64_t w0[threads / 32], w1[threads / 32];
+    const auto add = [terms](std::uint64_t x, std::uint64_t y) { return terms.add(x, y); };
     std::uint64_t s0 = 0, s1 = 0;
     bool bad = false;
     const int base = blockIdx.x * threads * sum_items + threadIdx.x;
@@ -241,12 +227,12 @@ __global__ void __launch_bounds__(threads)
             continue;
         }
         out[j] = a[i];
-        s0 += hash_of(std::uint64_t(j), seed0);
-        s1 += hash_of(std::uint64_t(j), seed1);
+        s0 = add(s0, terms(j, 0));
+        s1 = add(s1, terms(j, 1));
     }
     if (__syncthreads_or(bad) && threadIdx.x == 0) *failed = 1u;
-    block_sums(s0, s1, w0, w1, wrap_add{});
-    fold_last(s0, s1, partials, done, e0, e1, failed, wrap_add{});
+    block_sums(s0, s1, w0, w1, add);
+    fold_last(s0, s1, partials, done, e0, e1, failed, add);
 }
 
 struct pinned_flag {
@@ -395,17 +381,17 @@ int main(int argc, char** argv) {
         {"power sums (two points mod 2^61 - 1)",
          [&](const int* idx, const int* a, int* out, int n) {
              *flag.host = 0;
-             scatter_power_sums<<<blocks(n, sum_items), threads>>>(idx, a, out, n, tables, expect_power[0],
-                                                                   expect_power[1], partials, done, flag.device);
-             cuda_ok(cudaGetLastError(), "scatter_power_sums");
+             scatter_summed<<<blocks(n, sum_items), threads>>>(idx, a, out, n, power_terms{tables}, expect_power[0],
+                                                               expect_power[1], partials, done, flag.device);
+             cuda_ok(cudaGetLastError(), "scatter_summed (powers)");
              return verdict();
          }},
         {"hash sums (not a proof: the arithmetic floor)",
          [&](const int* idx, const int* a, int* out, int n) {
              *flag.host = 0;
-             scatter_hash_sums<<<blocks(n, sum_items), threads>>>(idx, a, out, n, seed[0], seed[1], expect_hash[0],
-                                                                  expect_hash[1], partials, done, flag.device);
-             cuda_ok(cudaGetLastError(), "scatter_hash_sums");
+             scatter_summed<<<blocks(n, sum_items), threads>>>(idx, a, out, n, hash_terms{{seed[0], seed[1]}},
+                                                               expect_hash[0], expect_hash[1], partials, done, flag.device);
+             cuda_ok(cudaGetLastError(), "scatter_summed (hashes)");
              return verdict();
          }},
         {"counts, two launches",
