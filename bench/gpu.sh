@@ -34,9 +34,9 @@
 #     device tool copies the tree afresh for each call, which dates the sources
 #     after the last call's objects and rebuilds everything; with the same old
 #     date in every call, a build cut short by the call's time limit goes on
-#     where it stopped (on 4 H200s, 2026-11-27: nothing compiled again, though
-#     ninja still linked 55 executables again, 250 s; a second call that only
-#     runs takes NO_BUILD=1). Only on that machine's copy (here it would hide edits),
+#     where it stopped (nothing is compiled again, though ninja may link the
+#     executables again: a second call that only runs takes NO_BUILD=1).
+#     Only on that machine's copy (here it would hide edits),
 #     and only while the tree stays as it was: an edited header, dated 2020
 #     too, would not be rebuilt.
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
