@@ -4,6 +4,7 @@
 // unchanged afterwards.
 #include "support.hpp"
 #include <scanvec/scanvec.hpp>  // every program of the library
+#include <scanvec/primitives/detail/permutation_power_sums.hpp>
 
 namespace {
 const std::vector<int> values = {4, 8, 15, 16, 23, 42};
@@ -119,6 +120,34 @@ TEST_CASE("the permutation fingerprint's arithmetic: products mod 2^61 - 1") {
     CHECK(got.to_host() == want);
 }
 
+TEST_CASE("the power sums' arithmetic: the tables' powers and the closed form of a permutation's sum") {
+    // CUDA's permute check between its stamps and its fingerprint sums r^idx[i]
+    // with r^j from two tables, against (r^n - 1) / (r - 1)
+    using sv::detail::add_mod61;
+    using sv::detail::mul_mod61;
+    const auto& r = sv::detail::fingerprint_points();
+    const sv::detail::power_tables tables{sv::detail::power_table_words().data()};
+    for (int k = 0; k < 2; ++k) {
+        CAPTURE(k);
+        std::uint64_t power = 1, sum = 0;  // r^j and the sum of r^i for i < j, step by step
+        for (std::size_t j = 0; j <= 5000; ++j) {
+            if (j <= 1 || j == 1023 || j == 1024 || j == 1025 || j == 4097 || j == 5000) {
+                CAPTURE(j);
+                CHECK(tables.power(k, j) == power);
+                CHECK(sv::detail::power_sum_below(k, j) == sum);
+            }
+            sum = add_mod61(sum, power);
+            power = mul_mod61(power, r[k]);
+        }
+        const std::uint64_t last = sv::detail::power_tables_reach - 1;  // both tables' last entries
+        CHECK(tables.power(k, last) == sv::detail::pow_mod61(r[k], last));
+        const std::size_t n = 300007;  // one sum below the reach, term by term
+        std::uint64_t terms = 0;
+        for (std::size_t j = 0; j < n; ++j) terms = add_mod61(terms, tables.power(k, j));
+        CHECK(terms == sv::detail::power_sum_below(k, n));
+    }
+}
+
 TEST_CASE("permute checks 2^25 + 7 indices before it moves them") {
     if (test::small_sizes_only()) return;  // 2^25 elements: not under the sanitizers
     const std::size_t n = (std::size_t(1) << 25) + 7;
@@ -163,11 +192,13 @@ TEST_CASE("checks past one block name the first bad position, and the next call 
     }
 }
 
-TEST_CASE("permute's check on both sides of its stamped bound, call after call") {
-    // up to 2^20 elements CUDA stamps each target with the call's epoch, past
-    // it folds a fingerprint (detail/permute_policy.hpp); every call must
-    // start from a clean slate whatever the calls before it did
-    for (std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 20) + 1, std::size_t(3000)}) {
+TEST_CASE("permute's check on both sides of each of its bounds, call after call") {
+    // CUDA stamps each target with the call's epoch up to 2^17 elements, sums
+    // powers of the targets up to 2^20 and folds a fingerprint past that
+    // (detail/permute_policy.hpp); every call must start from a clean slate
+    // whatever the calls before it did
+    for (std::size_t n : {std::size_t(1) << 17, (std::size_t(1) << 17) + 1, std::size_t(1) << 20,
+                          (std::size_t(1) << 20) + 1, std::size_t(3000)}) {
         CAPTURE(n);
         auto a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i) ^ 0x55; }, sv::lazy::index(n));
         auto reversed = sv::map(SCANVEC_FN(sv::index_t i) { return int(n - 1 - i); }, sv::lazy::index(n));
@@ -176,13 +207,21 @@ TEST_CASE("permute's check on both sides of its stamped bound, call after call")
                               reversed, sv::lazy::index(n));
         auto outside = sv::map(SCANVEC_FN(int j, sv::index_t i) { return i == sv::index_t(n / 2) ? int(n) : j; },
                                rotated, sv::lazy::index(n));
+        auto same_sum = sv::map(  // reversed, with idx[n/3] one lower (idx[n/3 + 1]'s) and idx[n/2] one higher
+            SCANVEC_FN(int j, sv::index_t i) {
+                return i == sv::index_t(n / 3) ? j - 1 : i == sv::index_t(n / 2) ? j + 1 : j;
+            },
+            reversed, sv::lazy::index(n));
         const std::string repeat_at = "at idx[0] and idx[" + std::to_string(n - 2) + "]";
+        const std::string same_sum_at = "at idx[" + std::to_string(n / 3) + "] and idx[" + std::to_string(n / 3 + 1) + "]";
         const std::string outside_at = "idx[" + std::to_string(n / 2) + "] = " + std::to_string(n) + " is out of range";
         for (int round = 0; round < 3; ++round) {
             auto r = sv::permute(a, reversed);
             CHECK(sv::count(sv::lazy::map(SCANVEC_FN(int x, sv::index_t i) { return x != (int(n - 1 - i) ^ 0x55); },
                                           r, sv::lazy::index(n))) == 0);
             CHECK_THROWS_WITH_AS(sv::permute(a, repeat), doctest::Contains(repeat_at.c_str()), sv::index_error);
+            // two targets moved by one each, opposite ways: the indices' sum unchanged, two repeats
+            CHECK_THROWS_WITH_AS(sv::permute(a, same_sum), doctest::Contains(same_sum_at.c_str()), sv::index_error);
             // the same targets as the failed call, now each once
             auto s = sv::permute(a, rotated);
             CHECK(sv::back_permute(s, rotated).to_host() == a.to_host());

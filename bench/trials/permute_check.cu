@@ -12,7 +12,8 @@
 //   sv::permute              the library: stamps up to 2^20 (atomicExch, its return read)
 //   bare scatter kernel      no check: the floor of any one-launch form
 //   stamps, 4 a thread       the library's check with 4 exchanges in flight per thread
-//   fingerprint              the library's check past 2^20 (Lipton's products, a fold across blocks)
+//   stamps (library kernel)  scatter_stamped_fails: the stamps as the library launches them
+//   power sums (library)     scatter_checked up to 2^20: the power sums below, as the library folds them
 //   counts, two launches     atomicAdd whose result is unused (a reduction the
 //                            SM does not wait for), then a pass that checks
 //                            every count is 1 and clears it for the next call
@@ -373,7 +374,11 @@ int main(int argc, char** argv) {
              cuda_ok(cudaGetLastError(), "stamps4");
              return verdict();
          }},
-        {"fingerprint (the library's form past 2^20)",
+        {"stamps (the library's kernel)",
+         [](const int* idx, const int* a, int* out, int n) {
+             return sv::detail::scatter_stamped_fails(idx, a, out, sv::index_t(n));
+         }},
+        {"power sums (the library's kernel)",
          [](const int* idx, const int* a, int* out, int n) {
              const auto v = sv::detail::scatter_checked(idx, a, out, sv::index_t(n));
              return v[0] != ~0ull || v[1] != 0;

@@ -1,9 +1,10 @@
 // scanvec/primitives/detail/check_state.hpp - device state that the checks leave as they found it (CUDA).
 //
-// Three pieces: check_state (a kernel's partials and counters, cleared by the
+// Four pieces: check_state (a kernel's partials and counters, cleared by the
 // kernel that reads them last), stamp_state (a word per index, marked with the
-// call's epoch, so never cleared between calls) and failure_flag (a word of
-// the pinned result buffer that a kernel sets on any failure).
+// call's epoch, so never cleared between calls), power_table_state (the power
+// sums' tables, written once) and failure_flag (a word of the pinned result
+// buffer that a kernel sets on any failure).
 //
 // A check's state must start cleared: its counter of finished blocks at 0.
 // Clearing it before every call is a launch of
@@ -18,6 +19,7 @@
 // the thread's life (check_state_policy::bytes per thread and device).
 #pragma once
 
+#include <scanvec/primitives/detail/permutation_power_sums.hpp>
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/stream.hpp>
 
@@ -169,5 +171,25 @@ private:
     };
     stamps* words_ = nullptr;
 };
+
+/// This thread's copy of the power sums' tables on the current device
+/// (detail/permutation_power_sums.hpp): 32 KB, copied once when made, read only after.
+inline power_tables power_table_state() {
+    struct tables {
+        int device;
+        std::uint64_t* p;
+    };
+    int device = 0;
+    backend::check(cudaGetDevice(&device), "power tables (cudaGetDevice)");
+    auto& all = thread_device_memory<tables>();
+    for (const auto& t : all)
+        if (t.device == device) return {t.p};
+    const auto& words = power_table_words();
+    std::uint64_t* p = nullptr;
+    backend::check(cudaMalloc(&p, sizeof(words)), "power tables (cudaMalloc)");
+    all.push_back({device, p});
+    backend::check(cudaMemcpy(p, words.data(), sizeof(words), cudaMemcpyHostToDevice), "power tables (copy)");
+    return {p};
+}
 
 }  SCANVEC_NAMESPACE_END  // detail

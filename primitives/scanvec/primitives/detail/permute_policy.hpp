@@ -20,11 +20,13 @@ struct permute_policy {
     static constexpr std::size_t max_thread_bitmaps = 16;
     /// CUDA: up to this many elements the check stamps every target (one
     /// atomic exchange an element, into a 32-bit word per target that the
-    /// thread keeps: 4 MB at the bound). A small scatter is bound by its launch and its wait, and
-    /// the stamps add one exchange an element where the fingerprint adds four
-    /// 64-bit modular products and a fold across blocks; past the bound the
-    /// scatter is bound by memory, and the fingerprint needs no memory of its own.
-    static constexpr std::size_t stamped_check_max = std::size_t(1) << 20;
+    /// thread keeps: 512 KB at the bound); past it the scatter folds a sum of
+    /// powers of its targets up to power_tables_reach (2^20), then Lipton's
+    /// fingerprint (detail/permute_fused_check.hpp). A small scatter is bound
+    /// by its launch and its wait, where one exchange an element costs less
+    /// than the sums' table reads and fold across blocks; from about 2^18 on,
+    /// the exchanges' random reads cost more than the sums' L1-held tables.
+    static constexpr std::size_t stamped_check_max = std::size_t(1) << 17;
     /// CUDA: a permute whose result outgrows the L2 cache first groups its
     /// (target, element) pairs by the targets' top bits, so that the scatter
     /// writes each group into a window of the result that stays in the cache
