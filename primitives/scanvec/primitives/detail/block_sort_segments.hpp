@@ -58,30 +58,95 @@ __device__ void queue_block_sort(std::uint32_t* queue, std::uint32_t slots, std:
     if (slot < slots) block_sort_heads(queue, slots, q)[slot] = head;
 }
 
+/// Every thread's least and greatest word, made the block's in every thread
+/// (each warp's by shuffles, then the warps' through shared memory).
+template <class W, int Threads> struct block_span {
+    W lo[Threads / 32], hi[Threads / 32];
+    W least;  // the block's, for after a sort
+    static __device__ void take(W& least, W& greatest, W l, W h) {
+        least = l < least ? l : least;
+        greatest = h > greatest ? h : greatest;
+    }
+    __device__ void fold(W& least, W& greatest) {
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            take(least, greatest, __shfl_xor_sync(~0u, least, o), __shfl_xor_sync(~0u, greatest, o));
+        }
+        if (threadIdx.x % 32 == 0) {
+            lo[threadIdx.x / 32] = least;
+            hi[threadIdx.x / 32] = greatest;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int w = 0; w < Threads / 32; ++w) {
+            take(least, greatest, lo[w], hi[w]);
+        }
+    }
+};
+
+/// The bits a word of at most `span` needs (at least one).
+template <class W> __device__ int bits_of_span(W span) {
+    if constexpr (sizeof(W) == 8) return span ? 64 - __clzll(static_cast<long long>(span)) : 1;
+    else return span ? 32 - __clz(static_cast<int>(span)) : 1;
+}
+
+/// The block's words sorted by their bits below `used`, in one of a few
+/// sorts whose bits are known at compile time (End, End - 4, ...: CUB's
+/// passes of 4 bits, unrolled; a sort over a number of bits known only at run
+/// time kept its loop and spilled 80 bytes a thread more).
+template <class T, class Shape, int End, int Variants = 5>
+__device__ void sort_low_bits(typename block_sort_of<T, Shape>::TempStorage& smem, radix_word_t<T> (&bits)[Shape::items],
+                              int used) {
+    if constexpr (Variants > 1) {
+        if (used <= End - 4) {
+            sort_low_bits<T, Shape, End - 4, Variants - 1>(smem, bits, used);
+            return;
+        }
+    }
+    block_sort_of<T, Shape>(smem).SortBlockedToStriped(bits, 0, End);
+}
+
 template <class T, class Shape>
 __global__ void __launch_bounds__(Shape::threads, Shape::blocks_per_sm)  // 64 registers (16 bytes spilled)
     block_sort_segments(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* count,
                         const std::uint32_t* heads) {
     constexpr int threads = Shape::threads, items = Shape::items;
+    using W = radix_word_t<T>;
     extern __shared__ __align__(16) unsigned char block_sort_memory[];  // sizeof(block_sort_of<T, Shape>::TempStorage)
     auto& smem = *reinterpret_cast<typename block_sort_of<T, Shape>::TempStorage*>(block_sort_memory);
+    __shared__ block_span<W, threads> span;
     const std::uint32_t segments = *count;
     for (std::uint32_t b = blockIdx.x; b < segments; b += gridDim.x) {
         const std::uint32_t s = heads[b], len = length[s];
-        // striped loads (coalesced; a sort's input order is free), the end
-        // padded with the greatest bits, which sort last
-        radix_word_t<T> bits[items];
+        // striped loads (coalesced; a sort's input order is free)
+        W bits[items];
+        W lo = ~W(0), hi = 0;
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
-            bits[k] = j < len ? radix_bits(keys[s + j]) : ~radix_word_t<T>(0);
+            if (j < len) {
+                bits[k] = radix_bits(keys[s + j]);
+                block_span<W, threads>::take(lo, hi, bits[k], bits[k]);
+            }
         }
-        block_sort_of<T, Shape>(smem).SortBlockedToStriped(bits);
+        // A segment's keys lie between two pivots, so their words share their
+        // top bits: sorted less their least, only the bits below need passes
+        // (22 of 32 for 16384 random keys of 2^24). The end is padded with the
+        // greatest, which sorts last whatever the order of equal words.
+        span.fold(lo, hi);
+        if (threadIdx.x == 0) span.least = lo;  // read back after the sort: not a register held across it
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
+            bits[k] = j < len ? W(bits[k] - lo) : W(hi - lo);
+        }
+        sort_low_bits<T, Shape, 8 * sizeof(W)>(smem, bits, bits_of_span(W(hi - lo)));
+        lo = *static_cast<volatile W*>(&span.least);  // (the sort's barriers order it after the store)
 #pragma unroll
         for (int k = 0; k < items; ++k) {
             const std::uint32_t j = std::uint32_t(k * threads) + threadIdx.x;
             if (j >= len) continue;
-            keys[s + j] = from_radix_bits<T>(bits[k]);
+            keys[s + j] = from_radix_bits<T>(W(bits[k] + lo));
             start[s + j] = s + j;  // finished
         }
         __syncthreads();  // the next segment reuses the shared memory
