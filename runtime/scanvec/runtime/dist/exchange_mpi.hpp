@@ -2,8 +2,9 @@
 //
 // The host backend's engine, and the CUDA backend's where NCCL is absent or
 // the ranks share a GPU. MPI on the GPU machine is not CUDA-aware, so CUDA
-// builds stage each column through host memory here (one copy out before,
-// one copy in after). Collective over the communicator.
+// builds stage each column through host memory here (the ranges that move
+// copied out before, and to their places after). Collective over the
+// communicator.
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
@@ -12,26 +13,58 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail::mpi_engine {
 
+/// The ranges of a column that an exchange reads (or writes): count[k]
+/// elements from position at[k], k in rank order. An all-to-all side names
+/// its ranges at places of the caller's choosing (gaps allowed), a placed
+/// exchange the whole array.
+struct staged_ranges {
+    std::vector<index_t> at, count;
+    static staged_ranges whole(index_t n) { return {{0}, {n}}; }
+    static staged_ranges of(const all_to_all_side& s) { return {s.displs, s.counts}; }
+    /// Where each range lies once packed one after another, and their sum.
+    std::vector<index_t> packed(index_t& total) const {
+        std::vector<index_t> r(at.size());
+        total = 0;
+        for (std::size_t k = 0; k < at.size(); ++k) {
+            r[k] = total;
+            total += count[k];
+        }
+        return r;
+    }
+};
+
 /// Where MPI reads and writes the columns' bytes: the columns' own arrays on
-/// the host backend; host copies on CUDA builds, the send side filled when
-/// made and the receive side copied to the device by finish().
+/// the host backend; on CUDA builds host copies of the ranges that move,
+/// packed (the send side filled when made, the receive side copied to its
+/// places on the device by finish(): only those, since the rest of the
+/// receive array may hold what earlier exchanges put there).
 class staging {
 public:
-    staging(const std::vector<column>& cols, index_t send_total, index_t recv_total, const char* op) : cols_(cols) {
+    staging(const std::vector<column>& cols, staged_ranges send, staged_ranges recv, const char* op)
+        : cols_(cols), send_ranges_(std::move(send)), recv_ranges_(std::move(recv)) {
 #if defined(SCANVEC_BACKEND_CUDA)
+        index_t send_total = 0, recv_total = 0;
+        send_packed_ = send_ranges_.packed(send_total);
+        recv_packed_ = recv_ranges_.packed(recv_total);
         send_.resize(cols.size());
         recv_.resize(cols.size());
         for (std::size_t c = 0; c < cols.size(); ++c) {
-            send_[c].resize(std::size_t(send_total) * cols[c].elem_bytes);
-            recv_[c].resize(std::size_t(recv_total) * cols[c].elem_bytes);
-            backend::copy_to_host(send_[c].data(), cols[c].send, send_[c].size(), op);
+            const std::size_t e = cols[c].elem_bytes;
+            send_[c].resize(std::size_t(send_total) * e);
+            recv_[c].resize(std::size_t(recv_total) * e);
+            for (std::size_t k = 0; k < send_packed_.size(); ++k)
+                if (send_ranges_.count[k] > 0)
+                    backend::copy_to_host(send_[c].data() + std::size_t(send_packed_[k]) * e,
+                                          static_cast<const unsigned char*>(cols[c].send) + std::size_t(send_ranges_.at[k]) * e,
+                                          std::size_t(send_ranges_.count[k]) * e, op);
         }
 #else
-        (void)send_total; (void)recv_total; (void)op;
+        (void)op;
 #endif
     }
     const unsigned char* send(std::size_t c) const {
@@ -48,9 +81,31 @@ public:
         return static_cast<unsigned char*>(cols_[c].recv);
 #endif
     }
+    /// The ranges' places in send(c) and recv(c): packed on CUDA builds, the caller's on the host.
+    const std::vector<index_t>& send_at() const {
+#if defined(SCANVEC_BACKEND_CUDA)
+        return send_packed_;
+#else
+        return send_ranges_.at;
+#endif
+    }
+    const std::vector<index_t>& recv_at() const {
+#if defined(SCANVEC_BACKEND_CUDA)
+        return recv_packed_;
+#else
+        return recv_ranges_.at;
+#endif
+    }
     void finish(const char* op) {
 #if defined(SCANVEC_BACKEND_CUDA)
-        for (std::size_t c = 0; c < cols_.size(); ++c) backend::copy_to_device(cols_[c].recv, recv_[c].data(), recv_[c].size(), op);
+        for (std::size_t c = 0; c < cols_.size(); ++c) {
+            const std::size_t e = cols_[c].elem_bytes;
+            for (std::size_t k = 0; k < recv_packed_.size(); ++k)
+                if (recv_ranges_.count[k] > 0)
+                    backend::copy_to_device(static_cast<unsigned char*>(cols_[c].recv) + std::size_t(recv_ranges_.at[k]) * e,
+                                            recv_[c].data() + std::size_t(recv_packed_[k]) * e,
+                                            std::size_t(recv_ranges_.count[k]) * e, op);
+        }
 #else
         (void)op;
 #endif
@@ -58,7 +113,9 @@ public:
 
 private:
     const std::vector<column>& cols_;
+    staged_ranges send_ranges_, recv_ranges_;
 #if defined(SCANVEC_BACKEND_CUDA)
+    std::vector<index_t> send_packed_, recv_packed_;
     std::vector<std::vector<unsigned char>> send_, recv_;
 #endif
 };
@@ -76,9 +133,9 @@ inline void exchange_columns(const communicator& comm, const all_to_all_side& ou
     };
     mpi_count(out.total, name.c_str());
     mpi_count(in.total, name.c_str());
-    const std::vector<int> out_counts = ints(out.counts), out_displs = ints(out.displs);
-    const std::vector<int> in_counts = ints(in.counts), in_displs = ints(in.displs);
-    staging stage(cols, out.total, in.total, name.c_str());
+    staging stage(cols, staged_ranges::of(out), staged_ranges::of(in), name.c_str());
+    const std::vector<int> out_counts = ints(out.counts), out_displs = ints(stage.send_at());
+    const std::vector<int> in_counts = ints(in.counts), in_displs = ints(stage.recv_at());
     std::vector<std::unique_ptr<byte_type>> types;
     std::vector<MPI_Request> requests(cols.size(), MPI_REQUEST_NULL);
     for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -100,7 +157,7 @@ inline void exchange_placed(const communicator& comm, const placed_exchange& x, 
                             const std::string& op) {
     const std::string name = op + " [MPI_Isend/MPI_Irecv]";
     const int p = comm.size();
-    staging stage(cols, x.send_total, x.recv_total, name.c_str());
+    staging stage(cols, staged_ranges::whole(x.send_total), staged_ranges::whole(x.recv_total), name.c_str());
     constexpr int tag_base = 0x5ca0;
     std::vector<MPI_Request> requests;
     std::vector<std::unique_ptr<byte_type>> types;
