@@ -91,9 +91,8 @@ template <class W> __device__ int bits_of_span(W span) {
 }
 
 /// The block's words sorted by their bits below `used`, in one of a few
-/// sorts whose bits are known at compile time (End, End - 4, ...: CUB's
-/// passes of 4 bits, unrolled; a sort over a number of bits known only at run
-/// time kept its loop and spilled 80 bytes a thread more).
+/// sorts whose bits are known at compile time (End, End - 4, ...), so that
+/// CUB's passes of 4 bits unroll as in the full sort (docs/design/quicksort.md).
 template <class T, class Shape, int End, int Variants = 5>
 __device__ void sort_low_bits(typename block_sort_of<T, Shape>::TempStorage& smem, radix_word_t<T> (&bits)[Shape::items],
                               int used) {

@@ -58,7 +58,7 @@ struct fingerprint_check {
     using partial = permutation_fingerprint;
     using fold = fingerprint_product;
     using position = index_t;
-    static constexpr int blocks_per_sm = 4;  // 64 registers, as before its items went 1 -> 4
+    static constexpr int blocks_per_sm = 4;  // 64 registers
     std::uint64_t x[2];
     __device__ void take(partial& f, index_t i, index_t j) const {
         f.of_idx[0] = mul_mod61(f.of_idx[0], x[0] - std::uint64_t(j));
