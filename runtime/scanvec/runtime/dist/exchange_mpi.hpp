@@ -49,21 +49,23 @@ public:
         : cols_(cols), send_ranges_(std::move(send)), recv_ranges_(std::move(recv)) {
 #if defined(SCANVEC_BACKEND_CUDA)
         index_t send_total = 0, recv_total = 0;
-        send_packed_ = send_ranges_.packed(send_total);
-        recv_packed_ = recv_ranges_.packed(recv_total);
+        send_at_ = send_ranges_.packed(send_total);
+        recv_at_ = recv_ranges_.packed(recv_total);
         send_.resize(cols.size());
         recv_.resize(cols.size());
         for (std::size_t c = 0; c < cols.size(); ++c) {
             const std::size_t e = cols[c].elem_bytes;
             send_[c].resize(std::size_t(send_total) * e);
             recv_[c].resize(std::size_t(recv_total) * e);
-            for (std::size_t k = 0; k < send_packed_.size(); ++k)
+            for (std::size_t k = 0; k < send_at_.size(); ++k)
                 if (send_ranges_.count[k] > 0)
-                    backend::copy_to_host(send_[c].data() + std::size_t(send_packed_[k]) * e,
+                    backend::copy_to_host(send_[c].data() + std::size_t(send_at_[k]) * e,
                                           static_cast<const unsigned char*>(cols[c].send) + std::size_t(send_ranges_.at[k]) * e,
                                           std::size_t(send_ranges_.count[k]) * e, op);
         }
 #else
+        send_at_ = send_ranges_.at;
+        recv_at_ = recv_ranges_.at;
         (void)op;
 #endif
     }
@@ -82,28 +84,16 @@ public:
 #endif
     }
     /// The ranges' places in send(c) and recv(c): packed on CUDA builds, the caller's on the host.
-    const std::vector<index_t>& send_at() const {
-#if defined(SCANVEC_BACKEND_CUDA)
-        return send_packed_;
-#else
-        return send_ranges_.at;
-#endif
-    }
-    const std::vector<index_t>& recv_at() const {
-#if defined(SCANVEC_BACKEND_CUDA)
-        return recv_packed_;
-#else
-        return recv_ranges_.at;
-#endif
-    }
+    const std::vector<index_t>& send_at() const { return send_at_; }
+    const std::vector<index_t>& recv_at() const { return recv_at_; }
     void finish(const char* op) {
 #if defined(SCANVEC_BACKEND_CUDA)
         for (std::size_t c = 0; c < cols_.size(); ++c) {
             const std::size_t e = cols_[c].elem_bytes;
-            for (std::size_t k = 0; k < recv_packed_.size(); ++k)
+            for (std::size_t k = 0; k < recv_at_.size(); ++k)
                 if (recv_ranges_.count[k] > 0)
                     backend::copy_to_device(static_cast<unsigned char*>(cols_[c].recv) + std::size_t(recv_ranges_.at[k]) * e,
-                                            recv_[c].data() + std::size_t(recv_packed_[k]) * e,
+                                            recv_[c].data() + std::size_t(recv_at_[k]) * e,
                                             std::size_t(recv_ranges_.count[k]) * e, op);
         }
 #else
@@ -114,8 +104,8 @@ public:
 private:
     const std::vector<column>& cols_;
     staged_ranges send_ranges_, recv_ranges_;
+    std::vector<index_t> send_at_, recv_at_;  // see send_at()
 #if defined(SCANVEC_BACKEND_CUDA)
-    std::vector<index_t> send_packed_, recv_packed_;
     std::vector<std::vector<unsigned char>> send_, recv_;
 #endif
 };
