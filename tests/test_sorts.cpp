@@ -428,11 +428,16 @@ template <class T> struct three_way_reference {
 /// order each class as it likes: every new segment must hold the reference's
 /// keys (starts and lengths as the reference's), and the reference goes on
 /// from the split's order.
+/// counting: each round by count_split_three_ways (pivots by choose_pivots;
+/// any order), whose number is checked against the reference: where the split
+/// counts for itself, 0 exactly when every key was finished; elsewhere the descents.
 template <class T, class Off>
-void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, bool any_order = false) {
+void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, bool any_order = false, bool counting = false) {
     CAPTURE(h.size());
     CAPTURE(base_case);
     CAPTURE(any_order);
+    CAPTURE(counting);
+    any_order = any_order || counting;
     sv::pivoted_segments<T, Off> segs{sv::vector<T>(h)};
     three_way_reference<T> ref(h);
     for (std::uint64_t round = 0; round < 6; ++round) {
@@ -450,10 +455,25 @@ void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, boo
             sv::choose_pivots(segs, hashed_pivot{round});
             return round % 2 ? sv::count_three_ways_to_device(segs).get() : sv::count_three_ways(segs);
         };
-        const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round}) : count_chosen();
-        REQUIRE(std::size_t(descents) == ref.descents());
-        if (ref.descents() == 0) break;
-        segs = any_order ? sv::split_three_ways(segs, sv::any_order) : sv::split_three_ways(segs);
+        bool last = false;
+        if (counting) {
+            sv::choose_pivots(segs, hashed_pivot{round});
+            const std::size_t descents = ref.descents();
+            bool finished = true;  // every key a segment of one
+            for (std::size_t i = 0; i < h.size(); ++i)
+                finished = finished && ref.start[i] == i && (i + 1 == h.size() || ref.start[i + 1] == i + 1);
+            auto [next, unsorted] = sv::count_split_three_ways(segs, sv::any_order);
+            segs = std::move(next);
+            const sv::index_t u = unsorted.get();
+            if (sv::detail::three_way_impl<T, Off>::counts_in_split && h.size() >= 2) REQUIRE((u == 0) == finished);
+            else REQUIRE(std::size_t(u) == descents);
+            last = u == 0;
+        } else {
+            const sv::index_t descents = base_case ? sv::count_three_ways(segs, hashed_pivot{round}) : count_chosen();
+            REQUIRE(std::size_t(descents) == ref.descents());
+            if (ref.descents() == 0) break;
+            segs = any_order ? sv::split_three_ways(segs, sv::any_order) : sv::split_three_ways(segs);
+        }
         ref.split(round);
         if (any_order) {
             auto got = segs.keys.to_host();
@@ -478,6 +498,7 @@ void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, boo
             if (ref.start[i] == i && ref.length[i] >= 2) heads.push_back(sv::index_t(i)), want.push_back(ref.length[i]);
         const auto length = sv::back_permute(segs.length, sv::vector<sv::index_t>(heads)).to_host();
         REQUIRE(std::vector<std::uint64_t>(length.begin(), length.end()) == want);
+        if (last) break;
     }
 }
 
@@ -509,6 +530,23 @@ TEST_CASE("split_three_ways(segs, any_order): each new segment holds the stable 
             check_three_way_rounds<std::int64_t, std::uint32_t>(keys<std::int64_t>(n, o, 2350 + n), true, true);
             check_three_way_rounds<double, std::uint32_t>(keys<double>(n, o, 2400 + n), false, true);
             check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 2450 + n), false, true);
+        }
+    }
+}
+
+TEST_CASE("count_split_three_ways: counted by the split itself, each new segment holds the stable split's keys") {
+    // on CUDA integer keys with 32-bit positions: one pass takes each tile's
+    // share of its segments by atomic adds (less forward, greater backward)
+    // and a fill pass writes the equal and greater parts; others count, then split
+    for (std::size_t n : test::sizes_upto_env({0, 1, 2, 31, 2047, 2049, 3073, 16385, 65539, 1000003})) {
+        for (order o : {order::random, order::few, order::sorted, order::reversed}) {
+            CAPTURE(name(o));
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 2600 + n), false, true, true);
+            check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, o, 2650 + n), true, true, true);
+            check_three_way_rounds<std::uint64_t, std::uint32_t>(keys<std::uint64_t>(n, o, 2700 + n), true, true, true);
+            check_three_way_rounds<std::int64_t, std::uint32_t>(keys<std::int64_t>(n, o, 2750 + n), false, true, true);
+            check_three_way_rounds<float, std::uint32_t>(keys<float>(n, o, 2800 + n), true, true, true);
+            check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 2850 + n), true, true, true);
         }
     }
     // a state whose count finds no descent (every segment sorted) keeps every

@@ -208,15 +208,20 @@ struct no_round_callback {
 //           Seg-Flags <- new-seg-flags(A, Pivots, Seg-Flags)
 //
 // The loop's test is the descents (A[i] < A[i-1] inside a segment), counted
-// with F; the host reads them after the round's split is queued.
+// with F; the host reads them after the round's split is queued. Unwatched,
+// the rounds after the first count F as they split (count_split_three_ways:
+// one pass on CUDA), and the test becomes whether any key was left unsorted.
 template <class Pos, class A, class OnRound>
 quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, bool base_case) {
     using T = value_t<A>;
     quicksort_result<T> out;
+    // Unwatched, the host queues round r+1 before it reads round r's test
+    // (from the second round on): the GPU never idles while the host reads
+    constexpr bool run_ahead = std::is_same_v<OnRound, no_round_callback>;
     // Seg-Flags[0] <- T: one segment, the whole vector
     pivoted_segments<T, Pos> segs(materialize(input));
     std::uint64_t queued = 0;
-    const auto round = [&] {  // queues one round; returns its descents, on their way to the host
+    const auto round = [&] {  // queues one round; returns its test, on its way to the host
         return labelled("round", segs.size(), [&] {
             // the base case: every short segment sorted at once, its keys finished
             if (base_case) sort_short_segments(segs);
@@ -224,7 +229,15 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
             choose_pivots(segs, ninther{queued++});
             round_picture<T, Pos> picture(segs.size());  // shown by a trace only
             picture.before(segs);
-            // F <- A <=> Pivots[Start], counted per segment, with the descents
+            if (run_ahead && queued > 1 && !picture.shown) {
+                // F <- A <=> Pivots[Start] and A <- seg-split(A, F) three ways, in any order within
+                // each class, in one call; Seg-Flags <- less | each equal alone | greater
+                auto [next, unsorted] = count_split_three_ways(segs, any_order);
+                segs = std::move(next);
+                return unsorted.fetch();
+            }
+            // F <- A <=> Pivots[Start], counted per segment, with the descents (the first
+            // round's stop sorted input before a key moves)
             auto descents = count_three_ways_to_device(segs).fetch();
             // A <- seg-split(A, F) three ways; Seg-Flags <- less | each equal alone | greater.
             // A sort needs no order within a class; a picture shows the book's stable split
@@ -233,14 +246,11 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
             return descents;
         });
     };
-    // Unwatched, the host queues round r+1 before it reads round r's descents
-    // (from the second round on): the GPU never idles while the host reads
-    constexpr bool run_ahead = std::is_same_v<OnRound, no_round_callback>;
     auto descents = round();
     for (;;) {
         std::optional<decltype(descents)> next;
         if (run_ahead && out.rounds > 0) next = round();
-        // stop when no segment held a descent (the splits of sorted segments moved no key)
+        // stop when every segment was sorted (its split moved no key out of order)
         if (descents.get() == 0) break;
         ++out.rounds;
         on_round(out.rounds, static_cast<const vector<T>&>(segs.keys),

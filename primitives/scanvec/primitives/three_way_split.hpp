@@ -17,6 +17,9 @@
 //   count_three_ways(segs, chooser)         the pivots chosen as by choose_pivots, then counted
 //   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
 //   segs = split_three_ways(segs, any_order) the same, each class in any order (all quicksort needs)
+//   auto [next, unsorted] = count_split_three_ways(segs, any_order)
+//                                           count and split in one call (on CUDA tiles one pass):
+//                                           unsorted (on the device) 0 only when segs was sorted
 //   sort_short_segments(segs)               the base case: every segment of at most
 //                                           segs.short_limit() keys sorted at once, finished
 //
@@ -31,6 +34,7 @@
 #include <scanvec/runtime/device_value.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -154,6 +158,34 @@ template <class T, class Pos>
 pivoted_segments<T, Pos> split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t) {
     return detail::labelled("split_three_ways", segs.size(),
                             [&] { return detail::three_way_impl<T, Pos>::split_any_order(segs); });
+}
+
+/// Counts and splits in one call, each class in any order: no
+/// count_three_ways before it. Returns the split state and, left on the
+/// device, a number that is 0 only when every segment of segs was sorted
+/// (then no key's order changed). Where the split counts for itself (on CUDA
+/// tiles, integer keys below 2^31: counts_in_split) the number is 0 exactly
+/// when every key of segs was finished, and a sorted segment of two or more
+/// keys is split like any other; elsewhere it is the descents of a count
+/// before the split. So a program that must stop at once on sorted input
+/// counts its first round (count_three_ways_to_device), as quicksort does.
+/// Model: as count_three_ways then split_three_ways; on CUDA tiles one pass
+/// over the keys and a pass over the equal and greater parts' positions
+/// instead of two over the keys. Does not wait for the device.
+template <class T, class Pos>
+std::pair<pivoted_segments<T, Pos>, device_value<index_t>> count_split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t) {
+    if constexpr (detail::three_way_impl<T, Pos>::counts_in_split) {
+        std::optional<device_value<index_t>> unsorted;
+        auto next = detail::labelled("count_split_three_ways", segs.size(), [&] {
+            auto r = detail::three_way_impl<T, Pos>::count_split_any_order(segs);
+            unsorted.emplace(std::move(r.second));
+            return std::move(r.first);
+        });
+        return {std::move(next), std::move(*unsorted)};
+    } else {
+        device_value<index_t> descents = count_three_ways_to_device(segs);
+        return {split_three_ways(segs, any_order), std::move(descents)};
+    }
 }
 
 SCANVEC_NAMESPACE_END

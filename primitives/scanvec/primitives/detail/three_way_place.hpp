@@ -42,6 +42,9 @@ template <class T> struct three_way_round {
     /// in any other state every segment is sorted, and the split in any
     /// order moves no key, as the stable one.
     std::uint32_t* descents_seen;
+    /// The split that counts sets it (it was zeroed) where a tile holds a key
+    /// not finished: left 0, every key of the state read was finished.
+    unsigned long long* unsorted;
     std::uint32_t splits;  ///< how many splits made the state read
     std::int32_t n;
     stream_t stream;

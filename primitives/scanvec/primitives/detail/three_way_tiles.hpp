@@ -344,8 +344,12 @@ template <class U, int Items> struct warp_exchange {
     }
 };
 
-/// What both forms of the split do with a tile's places (place[k] = dest << 32
-/// | new start, or ~0: nothing to store).
+/// A place's new start when the fill pass writes it (the split that counts:
+/// a greater key's segment begins where only the last tile's count tells).
+constexpr std::uint32_t three_way_start_later = ~std::uint32_t(0);
+
+/// What the forms of the split do with a tile's places (place[k] = dest << 32
+/// | new start, or ~0: nothing to store; start three_way_start_later: the key only).
 template <class T> struct three_way_split_store {
     static constexpr int items = three_way_tile_shape<T>::items;
     using keys_exchange = warp_exchange<T, items>;
@@ -384,7 +388,8 @@ template <class T> struct three_way_split_store {
             const std::uint32_t dest = std::uint32_t(place[k] >> 32);
             if (dest == ~std::uint32_t(0)) continue;
             round.to.keys[dest] = v[k];
-            round.to.start[dest] = std::uint32_t(place[k]);
+            const std::uint32_t to_start = std::uint32_t(place[k]);
+            if (to_start != three_way_start_later) round.to.start[dest] = to_start;
         }
     }
 };
@@ -648,6 +653,203 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }
 
+/// The split that counts (integer keys, after the first round of a sort):
+/// no count pass before it. A tile counts its classes and takes its share of
+/// each segment by one atomic add to the segment's counts word (less above
+/// greater, zeroed when the segment was made): less keys go forward from the
+/// segment's start, greater ones backward from its end, each tile's run
+/// where its atomic add put it. Where the greater part begins, and so the
+/// greater keys' new start and the equal part, only the last add knows: the
+/// fill pass after it writes those (three_way_fill_tiles). A tile whose keys
+/// are all finished is marked so (as the count pass marks it) and copied.
+/// *unsorted is set where any tile holds a key not finished.
+template <class T, class Space>
+__device__ __forceinline__ void three_way_split_counting_one_segment(const three_way_round<T>& round, std::uint32_t s,
+                                                                     std::int32_t base, std::int32_t last, Space& smem) {
+    constexpr int items = three_way_tile_shape<T>::items, warps = three_way_tile_shape<T>::threads / 32;
+    const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+    const std::int32_t at = base + warp * 32 * items + lane;  // my positions: at + 32 k
+    T v[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = at + 32 * k <= last ? round.from.keys[at + 32 * k] : T{};
+    const T p = __ldg(round.pivot + s);
+    std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
+    std::uint32_t mine = 0;                     // the warp's less << 16 | greater (a tile's counts fit 16 bits)
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const bool in = at + 32 * k <= last;
+        less[k] = __ballot_sync(~0u, in && v[k] < p);
+        greater[k] = __ballot_sync(~0u, in && p < v[k]);
+        mine += std::uint32_t(__popc(less[k])) << 16 | std::uint32_t(__popc(greater[k]));
+    }
+    if (lane == 0) smem.warp_counts[warp] = mine;
+    __syncthreads();
+    std::uint32_t run = 0, all = 0;  // less and greater keys of the warps before mine, of all warps
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+        const std::uint32_t c = smem.warp_counts[w];
+        run += w < warp ? c : 0u;
+        all += c;
+    }
+    if (threadIdx.x == 0) {
+        const std::uint64_t counts = std::uint64_t(all >> 16) << 32 | (all & 0xFFFF);
+        smem.took[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(round.from.totals + s),
+                                          (unsigned long long)counts)
+                              : 0;
+        *round.unsorted = 1;
+    }
+    __syncthreads();
+    const std::uint64_t took = smem.took[0];
+    std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
+    std::uint32_t greater_end = s + __ldg(round.from.length + s) - std::uint32_t(took) - (run & 0xFFFF);
+    const std::uint32_t lanes_before = (1u << lane) - 1;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        if (at + 32 * k > last) break;
+        if (less[k] >> lane & 1) {
+            const std::uint32_t dest = less_at + std::uint32_t(__popc(less[k] & lanes_before));
+            round.to.keys[dest] = v[k];
+            round.to.start[dest] = s;
+        } else if (greater[k] >> lane & 1) {
+            round.to.keys[greater_end - 1 - std::uint32_t(__popc(greater[k] & lanes_before))] = v[k];
+        }
+        less_at += std::uint32_t(__popc(less[k]));
+        greater_end -= std::uint32_t(__popc(greater[k]));
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_tile_shape<T>::split_blocks_per_sm)
+    three_way_split_counting_tiles(three_way_round<T> round) {
+    static_assert(std::is_integral_v<T>, "keys equal to the pivot are the pivot");
+    const T* keys = round.from.keys;
+    const std::uint32_t* start = round.from.start;
+    const std::uint32_t* length = round.from.length;
+    std::uint64_t* totals = round.from.totals;
+    const std::int32_t n = round.n;
+    using word = std::uint32_t;  // counts within the tile
+    using run_t = three_way_run<T, word>;
+    constexpr int threads = run_t::threads, items = run_t::items;
+    constexpr int shift = three_way_word_format<word>::less_shift;
+    using block_scan = cub::BlockScan<word, threads>;
+    using store = three_way_split_store<T>;
+    __shared__ struct {
+        typename block_scan::TempStorage scan;
+        typename store::space warps[threads / 32];
+        std::uint32_t warp_counts[threads / 32];  // a tile inside one segment: each warp's counts
+        std::uint64_t took[2];                    // what tiles before took of the segments at the tile's two ends
+    } smem;
+
+    const int tile = blockIdx.x;
+    const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
+    // these loads in flight together: none depends on another
+    const std::uint32_t finished = round.finished[tile];
+    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    if (finished < round.splits) return;  // finished before this state: both buffers hold it already
+    if (tile_start != three_way_many_segments)
+        return three_way_split_counting_one_segment(round, tile_start, base, last, smem);
+
+    run_t r;
+    r.load(keys, start, base, n, tile_start);
+    if (threadIdx.x < 2) smem.took[threadIdx.x] = 0;
+    if (__syncthreads_and(r.all_alone())) {  // every key finished: copied now, skipped from the next state on
+        if (threadIdx.x == 0 && finished == three_way_never_finished) round.finished[tile] = round.splits;
+    } else if (threadIdx.x == 0) {
+        *round.unsorted = 1;
+    }
+    r.classify([&](int k) { return __ldg(round.pivot + r.s[k]); });
+    word first_run;  // the counts before my first element in this tile
+    block_scan(smem.scan).ExclusiveScan(r.aggregate(), first_run, word(0), three_way_segmented_plus<word>{});
+    const auto counts_of = [](word c) {  // as the 64-bit word of the totals: less, greater
+        c &= ~run_t::head_bit;
+        return std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
+    };
+    // each segment's part in the tile: its counts added to the segment's
+    // word by its last element here (a plain store when the segment lies in
+    // the tile), what the adds before found kept for the two ends' segments
+    word run = first_run;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        run = three_way_segmented_plus<word>{}(run, r.w(k));
+        const std::int32_t i = r.first + k;
+        if (i > last || r.alone(k)) continue;
+        const bool ends = r.next_is_head(k);
+        if (!ends && i != last) continue;  // not the segment's last element in this tile
+        const std::uint64_t counts = counts_of(run);
+        if (ends && (run & run_t::head_bit)) {
+            totals[r.s[k]] = counts;  // the whole segment is in this tile
+            continue;
+        }
+        const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
+        if (r.s[k] <= std::uint32_t(base)) smem.took[0] = before;
+        if (i == last) smem.took[1] = before;
+    }
+    __syncthreads();
+    std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
+    run = first_run;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        const word before = run;
+        run = three_way_segmented_plus<word>{}(run, r.w(k));
+        const std::int32_t i = r.first + k;
+        place[k] = ~std::uint64_t(0);
+        if (i >= n) continue;
+        const std::uint32_t s = r.s[k];
+        if (r.classed_alone(k)) {  // finished: stays
+            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
+            continue;
+        }
+        if (r.is_equal(k)) continue;  // its place gets the pivot from the fill pass
+        const std::uint32_t len_all = __ldg(length + s);
+        const std::uint64_t in = (r.classed_head(k) ? 0 : counts_of(before)) +
+                                 (s <= std::uint32_t(base)                 ? smem.took[0]  // crosses in from the left
+                                  : s + len_all > std::uint32_t(last) + 1 ? smem.took[1]  // out to the right
+                                                                           : 0);
+        place[k] = r.is_less(k) ? std::uint64_t(s + std::uint32_t(in >> 32)) << 32 | s
+                                : std::uint64_t(s + len_all - 1 - std::uint32_t(in)) << 32 | three_way_start_later;
+    }
+    r.load_blocked(keys + base, r.v, base);  // again, from the cache: registers for more blocks
+    store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
+}
+
+/// After the split that counts: each split segment's counts are complete, so
+/// its equal part gets the pivot (each key a segment of one) and its greater
+/// part its start; the new segments their lengths, marks and queues
+/// (three_way_split_store::new_segment). The less part's starts and every
+/// finished key the split wrote itself. Positions striped over the block
+/// (coalesced); a tile inside one segment reads that segment's words once.
+template <class T>
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads) three_way_fill_tiles(three_way_round<T> round) {
+    using run_t = three_way_run<T, std::uint32_t>;
+    constexpr int threads = run_t::threads;
+    const std::int32_t n = round.n;
+    const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
+    const std::uint32_t finished = round.finished[blockIdx.x];
+    const std::uint32_t one = run_t::one_segment(round.from.start, base, last);
+    if (finished <= round.splits) return;  // finished: the split wrote (or earlier ones hold) every key
+    for (std::int32_t i = base + std::int32_t(threadIdx.x); i <= last; i += threads) {
+        std::uint32_t s = one;
+        if (s == three_way_many_segments) {
+            s = __ldg(round.from.start + i);
+            const bool alone = s == std::uint32_t(i) && (i + 1 == n || __ldg(round.from.start + i + 1) == std::uint32_t(i + 1));
+            if (alone) continue;  // finished: the split wrote it
+        }
+        const std::uint64_t all = __ldg(round.from.totals + s);
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
+        const std::uint32_t greater_from = s + __ldg(round.from.length + s) - greater_all;
+        const std::uint32_t u = std::uint32_t(i);
+        if (u == s) three_way_split_store<T>::new_segment(round, s, less_all);
+        if (u < s + less_all) continue;  // the less part: the split wrote its starts
+        if (u < greater_from) {          // the equal part
+            round.to.keys[u] = __ldg(round.pivot + s);
+            round.to.start[u] = u;
+        } else {
+            round.to.start[u] = greater_from;
+            if (u == greater_from) three_way_split_store<T>::new_segment(round, u, greater_all);
+        }
+    }
+}
+
 /// operator< as CUB's comparator.
 struct pivot_sample_less {
     template <class T> __device__ bool operator()(const T& a, const T& b) const { return a < b; }
@@ -830,7 +1032,8 @@ void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& ch
 template <class T> constexpr bool three_way_splits_any_order = std::is_integral_v<T>;
 
 /// The split pass: round.from split into round.to, stably or in any order
-/// within each class (AnyOrder: integer keys only). The stable pass's
+/// within each class (AnyOrder: integer keys only; with round.unsorted, the
+/// split that counts and its fill pass, no count before them). The stable pass's
 /// look-back status is the one choose_pivots initialised in `chosen`;
 /// without one (the pivots chosen by the count pass, or none chosen since
 /// the last split) it is made and initialised here.
@@ -839,6 +1042,13 @@ template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_
     backend::fill_zero(round.block_sort_queue, block_sort_queues * sizeof(std::uint32_t), round.stream,
                        "split_three_ways (block-sort queues)");
     if constexpr (AnyOrder) {
+        if (round.unsorted) {
+            three_way_split_counting_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
+            backend::check_launch("split_three_ways (split that counts, by tiles)");
+            three_way_fill_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
+            backend::check_launch("split_three_ways (fill of the equal and greater parts)");
+            return;
+        }
         static_assert(three_way_splits_any_order<T>, "the split without look-back takes integer keys");
         three_way_split_any_order_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
         backend::check_launch("split_three_ways (split by tiles, any order)");
@@ -958,7 +1168,23 @@ template <class T> struct three_way_tiles {
     /// Integer keys without look-back; others stably (one of the orders).
     static segments split_any_order(segments& segs) { return split_by_tiles<three_way_splits_any_order<T>>(segs); }
 
-    template <bool AnyOrder> static segments split_by_tiles(segments& segs) {
+    /// Whether count_split_any_order counts in the split itself (one pass fewer).
+    static constexpr bool counts_in_split = three_way_splits_any_order<T>;
+    /// The split that counts (counts_in_split), and whether any key it read was
+    /// not finished; other keys count, then split.
+    static std::pair<segments, device_value<index_t>> count_split_any_order(segments& segs) {
+        const std::size_t n = segs.size();
+        if (!counts_in_split || n < 2 || !fits(n)) {
+            device_value<index_t> descents = count(segs, chosen_pivot<decltype(reader(segs.pivot))>{reader(segs.pivot)});
+            return {split_any_order(segs), std::move(descents)};
+        }
+        device_value<index_t> unsorted = generic::no_descents(current_stream());  // set by the split
+        static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass stores a 64-bit word");
+        segments out = split_by_tiles<counts_in_split>(segs, reinterpret_cast<unsigned long long*>(unsorted.ptr()));
+        return {std::move(out), std::move(unsorted)};
+    }
+
+    template <bool AnyOrder> static segments split_by_tiles(segments& segs, unsigned long long* unsorted = nullptr) {
         const std::size_t n = segs.size();
         if (n < 2 || !fits(n)) return generic::split(segs);
         segments out;
@@ -974,6 +1200,7 @@ template <class T> struct three_way_tiles {
         three_way_round<T> round = round_of(segs.keys, segs.start, segs.length, out.pivot, book);
         round.from.totals = totals.data();
         round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
+        round.unsorted = unsorted;
         const runtime::scratch chosen = std::move(book.split_status);  // this split's only: freed after its pass
         three_way_split_by_tiles<T, AnyOrder>(round, chosen);
         ++book.splits;
