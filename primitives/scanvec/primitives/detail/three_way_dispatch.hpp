@@ -5,7 +5,8 @@
 // positions and the generic form (three_way_generic.hpp) for everything else
 // on CUDA; on the host the host form (three_way_omp.hpp), passes over blocks of
 // positions on every thread. All three offer the same static members: begin, short_limit,
-// short_tile, choose_pivots, count, sort_short, split, split_any_order. The tile form hands a
+// short_tile, choose_pivots, count, sort_short, split, split_any_order, count_split_any_order
+// (and counts_in_split: whether that split counts for itself). The tile form hands a
 // state of 2^31 elements or more to the generic one itself.
 #pragma once
 

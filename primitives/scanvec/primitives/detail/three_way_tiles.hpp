@@ -360,7 +360,8 @@ template <class T> struct three_way_split_store {
     };
 
     /// The first element to land in a new segment of two or more (len: its
-    /// length, else 0) writes, from here (one element in thousands), its
+    /// length, else 0; after the split that counts, the fill pass at the
+    /// segment's head) writes, from here (one element in thousands), its
     /// length, its totals zeroed for the next count pass, its tile's mark for
     /// sort_short_segments and its entry in a block-sort queue (the long
     /// queue past block_sort_limit<T>: block_sort_segments.hpp).
@@ -827,7 +828,14 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads) three_way_fi
     const std::uint32_t finished = round.finished[blockIdx.x];
     const std::uint32_t one = run_t::one_segment(round.from.start, base, last);
     if (finished <= round.splits) return;  // finished: the split wrote (or earlier ones hold) every key
-    for (std::int32_t i = base + std::int32_t(threadIdx.x); i <= last; i += threads) {
+    std::int32_t from = base;  // a tile inside one segment: from its equal part on (the split wrote the less part)
+    if (one != three_way_many_segments) {
+        const std::int32_t equal_from = std::int32_t(one + std::uint32_t(__ldg(round.from.totals + one) >> 32));
+        from = equal_from > base ? equal_from : base;
+        if (one == std::uint32_t(base) && threadIdx.x == 0)  // the less part's head: the segment's own
+            three_way_split_store<T>::new_segment(round, one, std::uint32_t(__ldg(round.from.totals + one) >> 32));
+    }
+    for (std::int32_t i = from + std::int32_t(threadIdx.x); i <= last; i += threads) {
         std::uint32_t s = one;
         if (s == three_way_many_segments) {
             s = __ldg(round.from.start + i);
@@ -838,7 +846,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads) three_way_fi
         const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
         const std::uint32_t greater_from = s + __ldg(round.from.length + s) - greater_all;
         const std::uint32_t u = std::uint32_t(i);
-        if (u == s) three_way_split_store<T>::new_segment(round, s, less_all);
+        if (u == s && one == three_way_many_segments) three_way_split_store<T>::new_segment(round, s, less_all);
         if (u < s + less_all) continue;  // the less part: the split wrote its starts
         if (u < greater_from) {          // the equal part
             round.to.keys[u] = __ldg(round.pivot + s);
