@@ -479,6 +479,50 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }
 
+/// A tile inside one segment s, ranked by warps: each warp reads its 32 x
+/// items positions striped (lane l the l-th of every 32) and ranks its keys
+/// less and greater than the pivot by ballots; the warps' counts meet in
+/// shared memory (Space::warp_counts, one barrier). No block scan, no exchange.
+template <class T> struct one_segment_ballots {
+    static constexpr int items = three_way_tile_shape<T>::items, warps = three_way_tile_shape<T>::threads / 32;
+    int lane;
+    std::int32_t at;  // my positions: at + 32 k
+    T v[items];
+    T pivot;
+    std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
+    std::uint32_t before = 0, all = 0;          // less << 16 | greater of the warps before mine, of all (a tile's fit 16 bits)
+
+    template <class Space>
+    __device__ one_segment_ballots(const three_way_round<T>& round, std::uint32_t s, std::int32_t base, std::int32_t last,
+                                   Space& smem) {
+        const int warp = int(threadIdx.x / 32);
+        lane = int(threadIdx.x % 32);
+        at = base + warp * 32 * items + lane;
+#pragma unroll
+        for (int k = 0; k < items; ++k) v[k] = at + 32 * k <= last ? round.from.keys[at + 32 * k] : T{};
+        pivot = __ldg(round.pivot + s);
+        std::uint32_t mine = 0;  // the warp's
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const bool in = at + 32 * k <= last;
+            less[k] = __ballot_sync(~0u, in && v[k] < pivot);
+            greater[k] = __ballot_sync(~0u, in && pivot < v[k]);
+            mine += std::uint32_t(__popc(less[k])) << 16 | std::uint32_t(__popc(greater[k]));
+        }
+        if (lane == 0) smem.warp_counts[warp] = mine;
+        __syncthreads();
+#pragma unroll
+        for (int w = 0; w < warps; ++w) {
+            const std::uint32_t c = smem.warp_counts[w];
+            before += w < warp ? c : 0u;
+            all += c;
+        }
+    }
+    /// Among the warp's less (greater) keys k, those of the lanes before mine.
+    __device__ std::uint32_t less_before(int k) const { return std::uint32_t(__popc(less[k] & ((1u << lane) - 1))); }
+    __device__ std::uint32_t greater_before(int k) const { return std::uint32_t(__popc(greater[k] & ((1u << lane) - 1))); }
+};
+
 /// The split in any order of a tile inside one segment s (most tiles): one
 /// pivot, one length, one set of totals and offsets for all its keys, no key
 /// alone, no head but maybe its first. So no per-key loads of those and no
@@ -491,55 +535,33 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
                                                                       std::uint32_t s, std::int32_t base,
                                                                       std::int32_t last, bool moves, Space& smem) {
     constexpr int items = three_way_tile_shape<T>::items;
-    const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
-    const std::int32_t at = base + warp * 32 * items + lane;  // my positions: at + 32 k
-    T v[items];
-#pragma unroll
-    for (int k = 0; k < items; ++k) v[k] = at + 32 * k <= last ? round.from.keys[at + 32 * k] : T{};
-    const T p = __ldg(round.pivot + s);
-    std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
-    std::uint32_t mine = 0;                     // the warp's less << 16 | greater (a tile's counts fit 16 bits)
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const bool in = at + 32 * k <= last;
-        less[k] = __ballot_sync(~0u, in && v[k] < p);
-        greater[k] = __ballot_sync(~0u, in && p < v[k]);
-        mine += std::uint32_t(__popc(less[k])) << 16 | std::uint32_t(__popc(greater[k]));
-    }
-    if (lane == 0) smem.warp_counts[warp] = mine;
-    __syncthreads();
-    std::uint32_t run = 0;  // less and greater keys of the warps before mine
-    for (int w = 0; w < warp; ++w) run += smem.warp_counts[w];
-
+    const one_segment_ballots<T> b(round, s, base, last, smem);
+    const std::uint32_t run = b.before;  // less and greater keys of the warps before mine
     const std::uint64_t all = __ldg(round.from.totals + s), took = __ldg(round.tile_offsets + 2 * tile);
     const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
     const std::uint32_t equal_from = s + less_all, greater_from = s + __ldg(round.from.length + s) - greater_all;
     // where the tile's next less key and next greater key go
     std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
     std::uint32_t greater_at = greater_from + std::uint32_t(took) + (run & 0xFFFF);
-    const std::uint32_t lanes_before = (1u << lane) - 1;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        const std::uint32_t i = std::uint32_t(at + 32 * k);
+        const std::uint32_t i = std::uint32_t(b.at + 32 * k);
         if (i > std::uint32_t(last)) break;
-        const bool is_less = less[k] >> lane & 1, is_greater = greater[k] >> lane & 1;
+        const bool is_less = b.less[k] >> b.lane & 1, is_greater = b.greater[k] >> b.lane & 1;
         if (is_less || is_greater || !moves) {  // (equal and sorted: stays, a segment of one)
             const std::uint32_t to_start = is_less ? s : is_greater ? greater_from : i;
-            const std::uint32_t dest =
-                !moves ? i
-                       : is_less ? less_at + std::uint32_t(__popc(less[k] & lanes_before))
-                                 : greater_at + std::uint32_t(__popc(greater[k] & lanes_before));
-            round.to.keys[dest] = v[k];
+            const std::uint32_t dest = !moves ? i : is_less ? less_at + b.less_before(k) : greater_at + b.greater_before(k);
+            round.to.keys[dest] = b.v[k];
             round.to.start[dest] = to_start;
             if ((is_less || is_greater) && dest == to_start)  // the first key of its new segment
                 three_way_split_store<T>::new_segment(round, dest, is_less ? less_all : greater_all);
         }
         if (moves && i >= equal_from && i < greater_from) {  // the equal part: the pivot, each a segment of one
-            round.to.keys[i] = p;
+            round.to.keys[i] = b.pivot;
             round.to.start[i] = i;
         }
-        less_at += std::uint32_t(__popc(less[k]));
-        greater_at += std::uint32_t(__popc(greater[k]));
+        less_at += std::uint32_t(__popc(b.less[k]));
+        greater_at += std::uint32_t(__popc(b.greater[k]));
     }
 }
 
@@ -667,31 +689,9 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 template <class T, class Space>
 __device__ __forceinline__ void three_way_split_counting_one_segment(const three_way_round<T>& round, std::uint32_t s,
                                                                      std::int32_t base, std::int32_t last, Space& smem) {
-    constexpr int items = three_way_tile_shape<T>::items, warps = three_way_tile_shape<T>::threads / 32;
-    const int warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
-    const std::int32_t at = base + warp * 32 * items + lane;  // my positions: at + 32 k
-    T v[items];
-#pragma unroll
-    for (int k = 0; k < items; ++k) v[k] = at + 32 * k <= last ? round.from.keys[at + 32 * k] : T{};
-    const T p = __ldg(round.pivot + s);
-    std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
-    std::uint32_t mine = 0;                     // the warp's less << 16 | greater (a tile's counts fit 16 bits)
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const bool in = at + 32 * k <= last;
-        less[k] = __ballot_sync(~0u, in && v[k] < p);
-        greater[k] = __ballot_sync(~0u, in && p < v[k]);
-        mine += std::uint32_t(__popc(less[k])) << 16 | std::uint32_t(__popc(greater[k]));
-    }
-    if (lane == 0) smem.warp_counts[warp] = mine;
-    __syncthreads();
-    std::uint32_t run = 0, all = 0;  // less and greater keys of the warps before mine, of all warps
-#pragma unroll
-    for (int w = 0; w < warps; ++w) {
-        const std::uint32_t c = smem.warp_counts[w];
-        run += w < warp ? c : 0u;
-        all += c;
-    }
+    constexpr int items = three_way_tile_shape<T>::items;
+    const one_segment_ballots<T> b(round, s, base, last, smem);
+    const std::uint32_t run = b.before, all = b.all;  // less << 16 | greater: the warps before mine, all warps
     if (threadIdx.x == 0) {
         const std::uint64_t counts = std::uint64_t(all >> 16) << 32 | (all & 0xFFFF);
         smem.took[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(round.from.totals + s),
@@ -703,19 +703,18 @@ __device__ __forceinline__ void three_way_split_counting_one_segment(const three
     const std::uint64_t took = smem.took[0];
     std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
     std::uint32_t greater_end = s + __ldg(round.from.length + s) - std::uint32_t(took) - (run & 0xFFFF);
-    const std::uint32_t lanes_before = (1u << lane) - 1;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
-        if (at + 32 * k > last) break;
-        if (less[k] >> lane & 1) {
-            const std::uint32_t dest = less_at + std::uint32_t(__popc(less[k] & lanes_before));
-            round.to.keys[dest] = v[k];
+        if (b.at + 32 * k > last) break;
+        if (b.less[k] >> b.lane & 1) {
+            const std::uint32_t dest = less_at + b.less_before(k);
+            round.to.keys[dest] = b.v[k];
             round.to.start[dest] = s;
-        } else if (greater[k] >> lane & 1) {
-            round.to.keys[greater_end - 1 - std::uint32_t(__popc(greater[k] & lanes_before))] = v[k];
+        } else if (b.greater[k] >> b.lane & 1) {
+            round.to.keys[greater_end - 1 - b.greater_before(k)] = b.v[k];
         }
-        less_at += std::uint32_t(__popc(less[k]));
-        greater_end -= std::uint32_t(__popc(greater[k]));
+        less_at += std::uint32_t(__popc(b.less[k]));
+        greater_end -= std::uint32_t(__popc(b.greater[k]));
     }
 }
 
