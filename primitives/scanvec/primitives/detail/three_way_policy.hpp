@@ -53,11 +53,6 @@ template <class T> struct three_way_tile_shape {
 /// mostly idle blocks; the warp also sorts a long segment's 256 samples, 8 a
 /// lane (docs/design/quicksort.md).
 constexpr int three_way_pivot_threads = 256;
-/// The fill pass after the split that counts: a warp a tile (its segment's
-/// words read once, then 64 stores a lane), 8 tiles a block, so that all
-/// tiles fit one wave: a block a tile waited in waves on the two loads
-/// before its stores (docs/design/quicksort.md).
-constexpr int three_way_fill_threads = 256;
 /// choose_pivots after the base case: at most this many warps (besides the
 /// tiles') take the queue of segments longer than the base case sorts, one
 /// segment a warp at a time (the queue holds at most n / 16385 of them: 2^14

@@ -816,47 +816,54 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 /// its equal part gets the pivot (each key a segment of one) and its greater
 /// part its start; the new segments their lengths, marks and queues
 /// (three_way_split_store::new_segment). The less part's starts and every
-/// finished key the split wrote itself. A warp a tile (a tile's words read
-/// once, then stores only: a block a tile waited on them in waves), its
-/// positions striped over the lanes.
-template <class T>
-__global__ void __launch_bounds__(three_way_fill_threads) three_way_fill_tiles(three_way_round<T> round, int tiles) {
-    using run_t = three_way_run<T, std::uint32_t>;
-    const int tile = int(blockIdx.x) * (three_way_fill_threads / 32) + int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
-    if (tile >= tiles) return;
-    const std::int32_t n = round.n;
-    const std::int32_t base = run_t::base_of(tile), last = run_t::last_of(base, n);
-    const std::uint32_t finished = round.finished[tile];
-    const std::uint32_t one = run_t::one_segment(round.from.start, base, last);
-    if (finished <= round.splits) return;  // finished: the split wrote (or earlier ones hold) every key
-    std::int32_t from = base;  // a tile inside one segment: from its equal part on (the split wrote the less part)
-    if (one != three_way_many_segments) {
-        const std::uint32_t less_all = std::uint32_t(__ldg(round.from.totals + one) >> 32);
-        const std::int32_t equal_from = std::int32_t(one + less_all);
-        from = equal_from > base ? equal_from : base;
-        if (one == std::uint32_t(base) && lane == 0)  // the less part's head: the segment's own
-            three_way_split_store<T>::new_segment(round, one, less_all);
-    }
-    for (std::int32_t i = from + lane; i <= last; i += 32) {
-        std::uint32_t s = one;
-        if (s == three_way_many_segments) {
-            s = __ldg(round.from.start + i);
-            const bool alone = s == std::uint32_t(i) && (i + 1 == n || __ldg(round.from.start + i + 1) == std::uint32_t(i + 1));
-            if (alone) continue;  // finished: the split wrote it
-        }
-        const std::uint64_t all = __ldg(round.from.totals + s);
-        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
-        const std::uint32_t greater_from = s + __ldg(round.from.length + s) - greater_all;
-        const std::uint32_t u = std::uint32_t(i);
-        if (u == s && one == three_way_many_segments) three_way_split_store<T>::new_segment(round, s, less_all);
-        if (u < s + less_all) continue;  // the less part: the split wrote its starts
-        if (u < greater_from) {          // the equal part
-            round.to.keys[u] = __ldg(round.pivot + s);
+/// finished key the split wrote itself. A block a tile, its positions
+/// striped over the threads; a tile inside one segment reads the segment's
+/// words once, then only stores.
+template <class T> struct three_way_fill {
+    const three_way_round<T>& round;
+    /// Position u of segment s (counts less_all, greater_all; greater part from greater_from).
+    __device__ void place(std::uint32_t u, std::uint32_t s, std::uint32_t greater_from, std::uint32_t greater_all,
+                          const T& pivot) const {
+        if (u < greater_from) {  // the equal part
+            round.to.keys[u] = pivot;
             round.to.start[u] = u;
         } else {
             round.to.start[u] = greater_from;
             if (u == greater_from) three_way_split_store<T>::new_segment(round, u, greater_all);
         }
+    }
+};
+
+template <class T>
+__global__ void __launch_bounds__(three_way_tile_shape<T>::threads) three_way_fill_tiles(three_way_round<T> round) {
+    using run_t = three_way_run<T, std::uint32_t>;
+    constexpr int threads = run_t::threads;
+    const std::int32_t n = round.n;
+    const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
+    const std::uint32_t finished = round.finished[blockIdx.x];
+    const std::uint32_t one = run_t::one_segment(round.from.start, base, last);
+    if (finished <= round.splits) return;  // finished: the split wrote (or earlier ones hold) every key
+    const three_way_fill<T> fill{round};
+    if (one != three_way_many_segments) {  // one segment: its words once, from its equal part on
+        const std::uint64_t all = __ldg(round.from.totals + one);
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
+        const std::uint32_t greater_from = one + __ldg(round.from.length + one) - greater_all;
+        const T pivot = __ldg(round.pivot + one);
+        if (one == std::uint32_t(base) && threadIdx.x == 0)  // the less part's head: the segment's own
+            three_way_split_store<T>::new_segment(round, one, less_all);
+        const std::int32_t equal_from = std::int32_t(one + less_all);
+        for (std::int32_t i = (equal_from > base ? equal_from : base) + std::int32_t(threadIdx.x); i <= last; i += threads)
+            fill.place(std::uint32_t(i), one, greater_from, greater_all, pivot);
+        return;
+    }
+    for (std::int32_t i = base + std::int32_t(threadIdx.x); i <= last; i += threads) {
+        const std::uint32_t u = std::uint32_t(i), s = __ldg(round.from.start + i);
+        if (s == u && (i + 1 == n || __ldg(round.from.start + i + 1) == u + 1)) continue;  // finished: the split wrote it
+        const std::uint64_t all = __ldg(round.from.totals + s);
+        const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
+        if (u == s) three_way_split_store<T>::new_segment(round, s, less_all);
+        if (u < s + less_all) continue;  // the less part: the split wrote its starts
+        fill.place(u, s, s + __ldg(round.from.length + s) - greater_all, greater_all, __ldg(round.pivot + s));
     }
 }
 
@@ -1055,9 +1062,7 @@ template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_
         if (round.unsorted) {
             three_way_split_counting_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
             backend::check_launch("split_three_ways (split that counts, by tiles)");
-            constexpr int tiles_a_block = three_way_fill_threads / 32;
-            three_way_fill_tiles<T><<<(num_tiles + tiles_a_block - 1) / tiles_a_block, three_way_fill_threads, 0, round.stream>>>(
-                round, num_tiles);
+            three_way_fill_tiles<T><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round);
             backend::check_launch("split_three_ways (fill of the equal and greater parts)");
             return;
         }
