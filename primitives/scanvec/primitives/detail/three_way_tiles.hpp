@@ -689,9 +689,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 template <class T, class Space>
 __device__ __forceinline__ void three_way_split_counting_one_segment(const three_way_round<T>& round, std::uint32_t s,
                                                                      std::int32_t base, std::int32_t last, Space& smem) {
-    constexpr int items = three_way_tile_shape<T>::items;
+    constexpr int items = three_way_tile_shape<T>::items, threads = three_way_tile_shape<T>::threads;
+    constexpr std::uint32_t size = three_way_tile_shape<T>::size;
     const one_segment_ballots<T> b(round, s, base, last, smem);
     const std::uint32_t run = b.before, all = b.all;  // less << 16 | greater: the warps before mine, all warps
+    const std::uint32_t length = __ldg(round.from.length + s);  // in flight across the add
     if (threadIdx.x == 0) {
         const std::uint64_t counts = std::uint64_t(all >> 16) << 32 | (all & 0xFFFF);
         smem.took[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(round.from.totals + s),
@@ -699,23 +701,33 @@ __device__ __forceinline__ void three_way_split_counting_one_segment(const three
                               : 0;
         *round.unsorted = 1;
     }
-    __syncthreads();
-    const std::uint64_t took = smem.took[0];
-    std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
-    std::uint32_t greater_end = s + __ldg(round.from.length + s) - std::uint32_t(took) - (run & 0xFFFF);
+    // staged in shared memory meanwhile, the tile's less keys from the front
+    // and its greater keys from the back, each class in the warps' order: then
+    // each class leaves as one run of whole sectors (a warp's keys of a class,
+    // ~16 an item, stored at once covered sectors in part, twice each)
+    const std::uint32_t less_all = all >> 16, greater_all = all & 0xFFFF;
+    std::uint32_t less_at = run >> 16, greater_at = size - greater_all + (run & 0xFFFF);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         if (b.at + 32 * k > last) break;
-        if (b.less[k] >> b.lane & 1) {
-            const std::uint32_t dest = less_at + b.less_before(k);
-            round.to.keys[dest] = b.v[k];
-            round.to.start[dest] = s;
-        } else if (b.greater[k] >> b.lane & 1) {
-            round.to.keys[greater_end - 1 - b.greater_before(k)] = b.v[k];
-        }
+        if (b.less[k] >> b.lane & 1) smem.staged[less_at + b.less_before(k)] = b.v[k];
+        else if (b.greater[k] >> b.lane & 1) smem.staged[greater_at + b.greater_before(k)] = b.v[k];
         less_at += std::uint32_t(__popc(b.less[k]));
-        greater_end -= std::uint32_t(__popc(b.greater[k]));
+        greater_at += std::uint32_t(__popc(b.greater[k]));
     }
+    __syncthreads();
+    const std::uint64_t took = smem.took[0];
+    // each run from the 128-byte line it begins in, so that a warp's stores fill whole lines
+    constexpr int line = 128 / sizeof(T);
+    const std::uint32_t less_from = s + std::uint32_t(took >> 32);
+    for (int j = int(threadIdx.x) - int(less_from % line); j < int(less_all); j += threads) {
+        if (j < 0) continue;
+        round.to.keys[less_from + std::uint32_t(j)] = smem.staged[j];
+        round.to.start[less_from + std::uint32_t(j)] = s;
+    }
+    const std::uint32_t greater_from = s + length - std::uint32_t(took) - greater_all;
+    for (int j = int(threadIdx.x) - int(greater_from % line); j < int(greater_all); j += threads)
+        if (j >= 0) round.to.keys[greater_from + std::uint32_t(j)] = smem.staged[size - greater_all + std::uint32_t(j)];
 }
 
 template <class T>
@@ -735,7 +747,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     using store = three_way_split_store<T>;
     __shared__ struct {
         typename block_scan::TempStorage scan;
-        typename store::space warps[threads / 32];
+        union {
+            typename store::space warps[threads / 32];
+            T staged[threads * items];  // a tile inside one segment: its less and greater keys
+        };
         std::uint32_t warp_counts[threads / 32];  // a tile inside one segment: each warp's counts
         std::uint64_t took[2];                    // what tiles before took of the segments at the tile's two ends
     } smem;
