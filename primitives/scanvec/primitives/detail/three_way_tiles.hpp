@@ -486,15 +486,16 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 template <class T> struct one_segment_ballots {
     static constexpr int items = three_way_tile_shape<T>::items, warps = three_way_tile_shape<T>::threads / 32;
     int lane;
-    std::int32_t at;  // my positions: at + 32 k
+    std::int32_t at, last;  // my positions: at + 32 k, those up to last in the tile
     T v[items];
     T pivot;
     std::uint32_t less[items], greater[items];  // bit l: lane l's key k is less (greater) than the pivot
     std::uint32_t before = 0, all = 0;          // less << 16 | greater of the warps before mine, of all (a tile's fit 16 bits)
 
     template <class Space>
-    __device__ one_segment_ballots(const three_way_round<T>& round, std::uint32_t s, std::int32_t base, std::int32_t last,
-                                   Space& smem) {
+    __device__ one_segment_ballots(const three_way_round<T>& round, std::uint32_t s, std::int32_t base, std::int32_t last_,
+                                   Space& smem)
+        : last(last_) {
         const int warp = int(threadIdx.x / 32);
         lane = int(threadIdx.x % 32);
         at = base + warp * 32 * items + lane;
@@ -523,6 +524,40 @@ template <class T> struct one_segment_ballots {
     __device__ std::uint32_t greater_before(int k) const { return std::uint32_t(__popc(greater[k] & ((1u << lane) - 1))); }
 };
 
+/// A tile inside one segment, its keys staged in shared memory (Space::staged,
+/// a tile's keys): its less keys from the front, its greater keys from the
+/// back, each class in the warps' order; then a block barrier. Each class then
+/// leaves as one run (store_staged_run): a warp's keys of a class, about 16 an
+/// item, stored at once cover sectors in part, each sector twice, and the L2's
+/// store traffic bound the pass (docs/design/quicksort.md).
+template <class T, class Space> __device__ __forceinline__ void stage_classes(const one_segment_ballots<T>& b, Space& smem) {
+    constexpr int items = three_way_tile_shape<T>::items;
+    constexpr std::uint32_t size = three_way_tile_shape<T>::size;
+    std::uint32_t less_at = b.before >> 16, greater_at = size - (b.all & 0xFFFF) + (b.before & 0xFFFF);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+        if (b.at + 32 * k > b.last) break;
+        if (b.less[k] >> b.lane & 1) smem.staged[less_at + b.less_before(k)] = b.v[k];
+        else if (b.greater[k] >> b.lane & 1) smem.staged[greater_at + b.greater_before(k)] = b.v[k];
+        less_at += std::uint32_t(__popc(b.less[k]));
+        greater_at += std::uint32_t(__popc(b.greater[k]));
+    }
+    __syncthreads();
+}
+
+/// keys[to + j] = staged[from + j] and placed(to + j) for j < count, by the
+/// block, from the 128-byte line `to` lies in: each warp's stores fill whole lines.
+template <class T, class Placed>
+__device__ __forceinline__ void store_staged_run(const three_way_round<T>& round, const T* staged, std::uint32_t from,
+                                                 std::uint32_t to, std::uint32_t count, const Placed& placed) {
+    constexpr int threads = three_way_tile_shape<T>::threads, line = 128 / sizeof(T);
+    for (int j = int(threadIdx.x) - int(to % line); j < int(count); j += threads) {
+        if (j < 0) continue;
+        round.to.keys[to + std::uint32_t(j)] = staged[from + std::uint32_t(j)];
+        placed(to + std::uint32_t(j));
+    }
+}
+
 /// The split in any order of a tile inside one segment s (most tiles): one
 /// pivot, one length, one set of totals and offsets for all its keys, no key
 /// alone, no head but maybe its first. So no per-key loads of those and no
@@ -536,33 +571,45 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
                                                                       std::int32_t last, bool moves, Space& smem) {
     constexpr int items = three_way_tile_shape<T>::items;
     const one_segment_ballots<T> b(round, s, base, last, smem);
-    const std::uint32_t run = b.before;  // less and greater keys of the warps before mine
     const std::uint64_t all = __ldg(round.from.totals + s), took = __ldg(round.tile_offsets + 2 * tile);
     const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
     const std::uint32_t equal_from = s + less_all, greater_from = s + __ldg(round.from.length + s) - greater_all;
-    // where the tile's next less key and next greater key go
-    std::uint32_t less_at = s + std::uint32_t(took >> 32) + (run >> 16);
-    std::uint32_t greater_at = greater_from + std::uint32_t(took) + (run & 0xFFFF);
+    if (!moves) {  // a sorted state: every key stays (equal ones each a segment of one)
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const std::uint32_t i = std::uint32_t(b.at + 32 * k);
+            if (i > std::uint32_t(last)) break;
+            const bool is_less = b.less[k] >> b.lane & 1, is_greater = b.greater[k] >> b.lane & 1;
+            const std::uint32_t to_start = is_less ? s : is_greater ? greater_from : i;
+            round.to.keys[i] = b.v[k];
+            round.to.start[i] = to_start;
+            if ((is_less || is_greater) && i == to_start)  // the first key of its new segment
+                three_way_split_store<T>::new_segment(round, i, is_less ? less_all : greater_all);
+        }
+        return;
+    }
+    // the equal part: the pivot, each a segment of one
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         const std::uint32_t i = std::uint32_t(b.at + 32 * k);
         if (i > std::uint32_t(last)) break;
-        const bool is_less = b.less[k] >> b.lane & 1, is_greater = b.greater[k] >> b.lane & 1;
-        if (is_less || is_greater || !moves) {  // (equal and sorted: stays, a segment of one)
-            const std::uint32_t to_start = is_less ? s : is_greater ? greater_from : i;
-            const std::uint32_t dest = !moves ? i : is_less ? less_at + b.less_before(k) : greater_at + b.greater_before(k);
-            round.to.keys[dest] = b.v[k];
-            round.to.start[dest] = to_start;
-            if ((is_less || is_greater) && dest == to_start)  // the first key of its new segment
-                three_way_split_store<T>::new_segment(round, dest, is_less ? less_all : greater_all);
-        }
-        if (moves && i >= equal_from && i < greater_from) {  // the equal part: the pivot, each a segment of one
+        if (i >= equal_from && i < greater_from) {
             round.to.keys[i] = b.pivot;
             round.to.start[i] = i;
         }
-        less_at += std::uint32_t(__popc(b.less[k]));
-        greater_at += std::uint32_t(__popc(b.greater[k]));
     }
+    // the tile's less keys after what the tiles before took, its greater ones likewise
+    stage_classes(b, smem);
+    const std::uint32_t tile_less = b.all >> 16, tile_greater = b.all & 0xFFFF;
+    store_staged_run(round, smem.staged, 0, s + std::uint32_t(took >> 32), tile_less, [&](std::uint32_t dest) {
+        round.to.start[dest] = s;
+        if (dest == s) three_way_split_store<T>::new_segment(round, s, less_all);
+    });
+    store_staged_run(round, smem.staged, three_way_tile_shape<T>::size - tile_greater, greater_from + std::uint32_t(took),
+                     tile_greater, [&](std::uint32_t dest) {
+                         round.to.start[dest] = greater_from;
+                         if (dest == greater_from) three_way_split_store<T>::new_segment(round, greater_from, greater_all);
+                     });
 }
 
 /// The split in any order within each class, for integer keys (a key equal
@@ -592,7 +639,10 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     using fills_exchange = warp_exchange<std::uint32_t, items>;
     __shared__ struct {
         typename block_scan::TempStorage scan;
-        typename store::space warps[threads / 32];
+        union {
+            typename store::space warps[threads / 32];
+            T staged[threads * items];  // a tile inside one segment: its less and greater keys
+        };
         typename fills_exchange::space fills[threads / 32];  // the equal parts' starts
         std::uint32_t warp_counts[threads / 32];            // a tile inside one segment: each warp's counts
     } smem;
@@ -689,45 +739,22 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 template <class T, class Space>
 __device__ __forceinline__ void three_way_split_counting_one_segment(const three_way_round<T>& round, std::uint32_t s,
                                                                      std::int32_t base, std::int32_t last, Space& smem) {
-    constexpr int items = three_way_tile_shape<T>::items, threads = three_way_tile_shape<T>::threads;
-    constexpr std::uint32_t size = three_way_tile_shape<T>::size;
     const one_segment_ballots<T> b(round, s, base, last, smem);
-    const std::uint32_t run = b.before, all = b.all;  // less << 16 | greater: the warps before mine, all warps
-    const std::uint32_t length = __ldg(round.from.length + s);  // in flight across the add
+    const std::uint32_t less_all = b.all >> 16, greater_all = b.all & 0xFFFF;  // the tile's
+    const std::uint32_t length = __ldg(round.from.length + s);                  // in flight across the add
     if (threadIdx.x == 0) {
-        const std::uint64_t counts = std::uint64_t(all >> 16) << 32 | (all & 0xFFFF);
+        const std::uint64_t counts = std::uint64_t(less_all) << 32 | greater_all;
         smem.took[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(round.from.totals + s),
                                           (unsigned long long)counts)
                               : 0;
         *round.unsorted = 1;
     }
-    // staged in shared memory meanwhile, the tile's less keys from the front
-    // and its greater keys from the back, each class in the warps' order: then
-    // each class leaves as one run of whole sectors (a warp's keys of a class,
-    // ~16 an item, stored at once covered sectors in part, twice each)
-    const std::uint32_t less_all = all >> 16, greater_all = all & 0xFFFF;
-    std::uint32_t less_at = run >> 16, greater_at = size - greater_all + (run & 0xFFFF);
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        if (b.at + 32 * k > last) break;
-        if (b.less[k] >> b.lane & 1) smem.staged[less_at + b.less_before(k)] = b.v[k];
-        else if (b.greater[k] >> b.lane & 1) smem.staged[greater_at + b.greater_before(k)] = b.v[k];
-        less_at += std::uint32_t(__popc(b.less[k]));
-        greater_at += std::uint32_t(__popc(b.greater[k]));
-    }
-    __syncthreads();
+    stage_classes(b, smem);  // meanwhile; its barrier publishes took too
     const std::uint64_t took = smem.took[0];
-    // each run from the 128-byte line it begins in, so that a warp's stores fill whole lines
-    constexpr int line = 128 / sizeof(T);
-    const std::uint32_t less_from = s + std::uint32_t(took >> 32);
-    for (int j = int(threadIdx.x) - int(less_from % line); j < int(less_all); j += threads) {
-        if (j < 0) continue;
-        round.to.keys[less_from + std::uint32_t(j)] = smem.staged[j];
-        round.to.start[less_from + std::uint32_t(j)] = s;
-    }
-    const std::uint32_t greater_from = s + length - std::uint32_t(took) - greater_all;
-    for (int j = int(threadIdx.x) - int(greater_from % line); j < int(greater_all); j += threads)
-        if (j >= 0) round.to.keys[greater_from + std::uint32_t(j)] = smem.staged[size - greater_all + std::uint32_t(j)];
+    store_staged_run(round, smem.staged, 0, s + std::uint32_t(took >> 32), less_all,
+                     [&](std::uint32_t dest) { round.to.start[dest] = s; });
+    store_staged_run(round, smem.staged, three_way_tile_shape<T>::size - greater_all,
+                     s + length - std::uint32_t(took) - greater_all, greater_all, [](std::uint32_t) {});
 }
 
 template <class T>
