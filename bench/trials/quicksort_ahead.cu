@@ -32,13 +32,6 @@ namespace sv = scanvec;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
-
 /// quicksort's rounds (algorithms/quicksort.hpp, unwatched), `in_flight` rounds queued when a test is read.
 sv::vector<std::int32_t> quicksort_in_flight(const sv::vector<std::int32_t>& a, int in_flight, int* rounds_out) {
     sv::pivoted_segments<std::int32_t, std::uint32_t> segs{sv::vector<std::int32_t>(a)};
@@ -72,17 +65,17 @@ sv::vector<std::int32_t> quicksort_in_flight(const sv::vector<std::int32_t>& a, 
 
 double median_ms(const std::function<void()>& call) {
     cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "event");
-    check(cudaEventCreate(&stop), "event");
+    sv::backend::check(cudaEventCreate(&start), "event");
+    sv::backend::check(cudaEventCreate(&stop), "event");
     std::vector<float> ms;
     for (int i = 0; i < 24; ++i) {
-        check(cudaDeviceSynchronize(), "synchronize");
-        check(cudaEventRecord(start, sv::current_stream()), "record");
+        sv::backend::check(cudaDeviceSynchronize(), "synchronize");
+        sv::backend::check(cudaEventRecord(start, sv::current_stream()), "record");
         call();
-        check(cudaEventRecord(stop, sv::current_stream()), "record");
-        check(cudaEventSynchronize(stop), "synchronize");
+        sv::backend::check(cudaEventRecord(stop, sv::current_stream()), "record");
+        sv::backend::check(cudaEventSynchronize(stop), "synchronize");
         float t = 0;
-        check(cudaEventElapsedTime(&t, start, stop), "elapsed");
+        sv::backend::check(cudaEventElapsedTime(&t, start, stop), "elapsed");
         if (i >= 3) ms.push_back(t);
     }
     std::sort(ms.begin(), ms.end());
@@ -100,7 +93,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) logs.push_back(std::atoi(argv[i]));
     if (logs.empty()) logs = {20, 24};
     cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, 0), "properties");
+    sv::backend::check(cudaGetDeviceProperties(&prop, 0), "properties");
     std::printf("# quicksort, rounds in flight while the host waits for a test: %s\n", prop.name);
     std::printf("| n | call | ms (median of 21) | x CUB | rounds | sorted |\n|---|---|---|---|---|---|\n");
     for (int lg : logs) {
@@ -115,13 +108,14 @@ int main(int argc, char** argv) {
         // CUB's radix sort, its temporary storage made once
         sv::vector<std::int32_t> cub_out(n, sv::no_init);
         std::size_t temp_bytes = 0;
-        check(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys.data(), cub_out.data(), int(n)), "cub (size)");
+        sv::backend::check(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys.data(), cub_out.data(), int(n)),
+                           "cub (size)");
         void* temp = nullptr;
-        check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
+        sv::backend::check(cudaMalloc(&temp, temp_bytes), "cudaMalloc");
         const double cub_ms = median_ms([&] {
-            check(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys.data(), cub_out.data(), int(n), 0, 32,
-                                                 sv::current_stream()),
-                  "cub");
+            sv::backend::check(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys.data(), cub_out.data(), int(n), 0, 32,
+                                                               sv::current_stream()),
+                               "cub");
         });
         std::printf("| 2^%d | cub::DeviceRadixSort::SortKeys | %.4f | 1.00 | | %s |\n", lg, cub_ms,
                     sorted(cub_out, want) ? "yes" : "NO");
