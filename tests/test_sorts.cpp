@@ -551,12 +551,12 @@ TEST_CASE("count_split_three_ways: counted by the split itself, each new segment
             check_three_way_rounds<std::int32_t, std::uint64_t>(keys<std::int32_t>(n, o, 2850 + n), true, true, true);
         }
     }
-    // rounds down to segments of one, without the base case: on CUDA the
-    // tiles of several segments (all of them in the last rounds) are split by
-    // a second launch of at most five blocks an SM, each block taking several
-    // such tiles past about 1.4 million keys (132 SMs); the host's form has
-    // no such launch, and 3 million keys for some 45 rounds of the reference
-    // would take CI's sanitized build minutes
+    // rounds down to segments of one, without the base case: on CUDA 3
+    // million keys take every round's tiles, those inside one segment (their
+    // runs staged in shared memory) and those of several (all of them in the
+    // last rounds), from one segment to a million; the host's form is checked
+    // at 65539 keys, since 3 million for some 45 rounds of the reference would
+    // take CI's sanitized build minutes
     const bool cuda = std::string(sv::backend_name()) == "cuda";
     for (std::size_t n : test::sizes_upto_env(cuda ? std::vector<std::size_t>{65539, 3000017} : std::vector<std::size_t>{65539}))
         check_three_way_rounds<std::int32_t, std::uint32_t>(keys<std::int32_t>(n, order::random, 2900 + n), false, true, true,

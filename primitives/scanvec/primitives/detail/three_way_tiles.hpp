@@ -527,9 +527,9 @@ template <class T> struct one_segment_ballots {
 /// A tile inside one segment, its keys staged in shared memory (Space::staged,
 /// a tile's keys): its less keys from the front, its greater keys from the
 /// back, each class in the warps' order; then a block barrier. Each class then
-/// leaves as one run (store_staged_run): a warp's keys of a class, about 16 an
-/// item, stored at once cover sectors in part, each sector twice, and the L2's
-/// store traffic bound the pass (docs/design/quicksort.md).
+/// leaves as one run of whole sectors (store_staged_run), where a warp's keys
+/// of a class, about 16 an item, stored at once would cover sectors in part,
+/// each sector twice (docs/design/quicksort.md).
 template <class T, class Space> __device__ __forceinline__ void stage_classes(const one_segment_ballots<T>& b, Space& smem) {
     constexpr int items = three_way_tile_shape<T>::items;
     constexpr std::uint32_t size = three_way_tile_shape<T>::size;
