@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The test command (README): on a fresh machine, installs what is missing,
 # builds the host backend under AddressSanitizer + UBSan and runs every test
-# and example, compiling the CUDA backend's tests with nvcc meanwhile
+# and example, compiling the CUDA backend's examples with nvcc meanwhile
 # (running them needs a GPU: see bench/gpu.sh). The CUDA check stops at NVVM
 # IR (no PTX: the GPU machine's full build generates it and runs ptxas) and
-# leaves out the benchmarks, the examples, the fuzzer and the distributed
-# tests, which compile and run in that full build; on the host all of them
-# build and run above, but the benchmarks, which are only compiled. Time on 2
-# cores: README; where it goes: the summary this script ends with, and
+# leaves out the tests, the benchmarks, the fuzzer and the distributed layer,
+# which compile and run in that full build; on the host all of them build and
+# run above, but the benchmarks, which are only compiled. Time on 2 cores:
+# README; where it goes: the summary this script ends with, and
 # docs/design/README.md ("Build cost").
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
 set -euo pipefail
@@ -66,21 +66,25 @@ step "host backend under AddressSanitizer + UBSan: test, beside the cuda backend
 nvcc=/usr/local/cuda/bin/nvcc
 cuda_pid=
 if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
-  # Every test source through nvcc: its front end checks host and device code,
-  # and cicc lowers the device code to NVVM IR (code=lto_90 in the cuda-ci
-  # preset), which is where the errors only nvcc reports come from (a __host__
-  # function called from device code, errors in device-only template code).
+  # The examples through nvcc (every algorithm and the primitives they call,
+  # with the library's CUDA-only headers, in 2 units, and examples/interop.cu):
+  # its front end checks host and device code, and cicc lowers the device code
+  # to NVVM IR (code=lto_90 in the cuda-ci preset), which is where the errors
+  # only nvcc reports come from (a __host__ function called from device code,
+  # errors in device-only template code). The tests' sources took about 1000
+  # CPU seconds there against the examples' 150 (every key type of every
+  # family; CI's whole run about 2300) and kept CI over 15 minutes; they
+  # compile, with everything else, in the GPU machine's full build
+  # (bench/gpu.sh, bench/local-cuda.sh), which every change to GPU code runs
+  # before it lands.
   # Generating PTX from that IR took about half of cicc's time and checks the
   # code generator more than scanvec's source (which has no inline PTX): the
   # GPU machine's full build generates it, runs ptxas, links and runs
   # everything. (nvcc's -fdevice-syntax-only would be cheaper still, but
   # misses the calls of __host__ functions from device code.) -cuda: no g++
   # pass over the host code, and so no objects to link.
-  # The one-file tests go through it as 4 units (SCANVEC_TEST_UNITS in the
-  # preset, as on the host above).
   cmake --preset cuda-ci >/dev/null
-  # (the compile_fail programs are meant not to compile: their tests run on the host)
-  objects=$(ninja -C build/cuda-ci -t targets all | sed -n 's/^\([^:]*\.o\): CUDA_COMPILER.*/\1/p' | grep -v compile_fail)
+  objects=$(ninja -C build/cuda-ci -t targets all | sed -n 's/^\([^:]*\.o\): CUDA_COMPILER.*/\1/p')
   # shellcheck disable=SC2086
   ninja -C build/cuda-ci -j "$jobs" $objects > build/cuda-ci-compile.log 2>&1 &
   cuda_pid=$!
@@ -91,7 +95,7 @@ rc=0
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 SCANVEC_TEST_SMALL=1 \
   ctest --preset host-asan -j "$jobs" || rc=$?
 if [ -n "$cuda_pid" ]; then  # its errors show even when a test failed
-  echo; echo "=== cuda backend: compile the tests (they run on a GPU machine: bash bench/gpu.sh) ==="
+  echo; echo "=== cuda backend: compile the examples (they and the tests run on a GPU machine: bash bench/gpu.sh) ==="
   cuda_rc=0
   wait "$cuda_pid" || cuda_rc=$?
   cat build/cuda-ci-compile.log
