@@ -519,6 +519,9 @@ template <class T> struct one_segment_ballots {
             all += c;
         }
     }
+    /// The less (greater) count of a word like before and all.
+    static __device__ std::uint32_t less_of(std::uint32_t c) { return c >> 16; }
+    static __device__ std::uint32_t greater_of(std::uint32_t c) { return c & 0xFFFF; }
     /// Among the warp's less (greater) keys k, those of the lanes before mine.
     __device__ std::uint32_t less_before(int k) const { return std::uint32_t(__popc(less[k] & ((1u << lane) - 1))); }
     __device__ std::uint32_t greater_before(int k) const { return std::uint32_t(__popc(greater[k] & ((1u << lane) - 1))); }
@@ -533,7 +536,7 @@ template <class T> struct one_segment_ballots {
 template <class T, class Space> __device__ __forceinline__ void stage_classes(const one_segment_ballots<T>& b, Space& smem) {
     constexpr int items = three_way_tile_shape<T>::items;
     constexpr std::uint32_t size = three_way_tile_shape<T>::size;
-    std::uint32_t less_at = b.before >> 16, greater_at = size - (b.all & 0xFFFF) + (b.before & 0xFFFF);
+    std::uint32_t less_at = b.less_of(b.before), greater_at = size - b.greater_of(b.all) + b.greater_of(b.before);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
         if (b.at + 32 * k > b.last) break;
@@ -600,7 +603,7 @@ __device__ __forceinline__ void three_way_split_any_order_one_segment(const thre
     }
     // the tile's less keys after what the tiles before took, its greater ones likewise
     stage_classes(b, smem);
-    const std::uint32_t tile_less = b.all >> 16, tile_greater = b.all & 0xFFFF;
+    const std::uint32_t tile_less = b.less_of(b.all), tile_greater = b.greater_of(b.all);
     store_staged_run(round, smem.staged, 0, s + std::uint32_t(took >> 32), tile_less, [&](std::uint32_t dest) {
         round.to.start[dest] = s;
         if (dest == s) three_way_split_store<T>::new_segment(round, s, less_all);
@@ -740,7 +743,7 @@ template <class T, class Space>
 __device__ __forceinline__ void three_way_split_counting_one_segment(const three_way_round<T>& round, std::uint32_t s,
                                                                      std::int32_t base, std::int32_t last, Space& smem) {
     const one_segment_ballots<T> b(round, s, base, last, smem);
-    const std::uint32_t less_all = b.all >> 16, greater_all = b.all & 0xFFFF;  // the tile's
+    const std::uint32_t less_all = b.less_of(b.all), greater_all = b.greater_of(b.all);  // the tile's
     const std::uint32_t length = __ldg(round.from.length + s);                  // in flight across the add
     if (threadIdx.x == 0) {
         const std::uint64_t counts = std::uint64_t(less_all) << 32 | greater_all;
