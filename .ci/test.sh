@@ -71,12 +71,11 @@ if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
   # its front end checks host and device code, and cicc lowers the device code
   # to NVVM IR (code=lto_90 in the cuda-ci preset), which is where the errors
   # only nvcc reports come from (a __host__ function called from device code,
-  # errors in device-only template code). The tests' sources took about 1000
-  # CPU seconds there against the examples' 150 (every key type of every
-  # family; CI's whole run about 2300) and kept CI over 15 minutes; they
-  # compile, with everything else, in the GPU machine's full build
-  # (bench/gpu.sh, bench/local-cuda.sh), which every change to GPU code runs
-  # before it lands.
+  # errors in device-only template code). The tests' sources, every key type
+  # of every family, cost several times the examples there and kept CI over
+  # 15 minutes (docs/design/README.md, "Build cost"); they compile, with
+  # everything else, in the GPU machine's full build (bench/gpu.sh,
+  # bench/local-cuda.sh), which every change to GPU code runs before it lands.
   # Generating PTX from that IR took about half of cicc's time and checks the
   # code generator more than scanvec's source (which has no inline PTX): the
   # GPU machine's full build generates it, runs ptxas, links and runs
