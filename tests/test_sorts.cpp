@@ -637,6 +637,25 @@ TEST_CASE_TEMPLATE("quicksort of other key types", T, std::uint32_t, std::int64_
         for (order o : orders) check_quicksort<T>(n, o, 900 + n);
 }
 
+// Past the base case's limit a first state reads the keys where the program
+// holds them until its split (first_segments): the input must come back as it
+// was, at sizes around that limit and where the last tile holds one key.
+TEST_CASE_TEMPLATE("quicksort leaves its input as it was", T, std::int32_t, std::uint32_t, float, std::int64_t, double) {
+    for (std::size_t n : {std::size_t(8192), std::size_t(16384), std::size_t(16385), std::size_t(16386),
+                          std::size_t(9 * 2048 + 1), std::size_t(40 * 2048 + 1), std::size_t(65537)})
+        for (order o : orders) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            const auto h = keys<T>(n, o, 1700 + n);
+            const sv::vector<T> input(h);
+            int rounds = -1;
+            const auto sorted = sv::quicksort(input, &rounds).to_host();
+            REQUIRE(input.to_host() == h);
+            REQUIRE(sorted == sorted_copy(h));
+            if (o == order::sorted || o == order::equal) CHECK(rounds == 0);
+        }
+}
+
 TEST_CASE_TEMPLATE("quicksort of floating keys with signed zeros and NaN", T, float, double) {
     // -0 and +0 are equal keys (either order is sorted); NaN compares false
     // with every key, so no order is promised with it, only that the sort ends

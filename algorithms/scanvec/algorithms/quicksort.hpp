@@ -218,8 +218,11 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
     // Unwatched, the host queues round r+1 before it reads round r's test
     // (from the second round on): the GPU never idles while the host reads
     constexpr bool run_ahead = std::is_same_v<OnRound, no_round_callback>;
-    // Seg-Flags[0] <- T: one segment, the whole vector
-    pivoted_segments<T, Pos> segs(materialize(input));
+    // Seg-Flags[0] <- T: one segment, the whole vector (read where it is until
+    // the first split, unless a trace pictures the rounds or no base case
+    // runs first: first_segments)
+    pivoted_segments<T, Pos> segs =
+        detail::first_segments<Pos>(input, base_case && !round_picture<T, Pos>(input.size()).shown);
     std::uint64_t queued = 0;
     const auto round = [&] {  // queues one round; returns its test, on its way to the host
         return labelled("round", segs.size(), [&] {

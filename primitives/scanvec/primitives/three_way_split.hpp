@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -50,11 +51,14 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     vector<T> pivot;     ///< pivot[s] at each such head, set by choose_pivots
 
     pivoted_segments() = default;
-    /// One segment: the whole of keys. (pivot starts zeroed: a finished segment's
-    /// head is compared with it, unchosen, and any answer leaves it in place.)
+    /// One segment: the whole of keys. (pivot starts zeroed in the forms whose
+    /// passes compare a finished segment's head with it, unchosen: any answer
+    /// leaves it in place; the CUDA tiles never read it there.)
     /// Does not wait for the device: its set-up is queued on the stream.
     explicit pivoted_segments(vector<T> k)
-        : keys(std::move(k)), start(keys.size(), Pos(0)), length(keys.size(), no_init), pivot(keys.size()) {
+        : keys(std::move(k)), start(keys.size(), Pos(0)), length(keys.size(), no_init),
+          pivot(detail::three_way_impl<T, Pos>::reads_unchosen_pivots(keys.size()) ? vector<T>(keys.size())
+                                                                                   : vector<T>(keys.size(), no_init)) {
         detail::three_way_impl<T, Pos>::begin(*this);
     }
     std::size_t size() const { return keys.size(); }
@@ -72,6 +76,39 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     friend struct detail::three_way_access;
     detail::three_way_bookkeeping<T, Pos> book_;
 };
+
+namespace detail {
+/// Whether a form can make a first state that reads a program's keys where they are (begin_over).
+template <class Impl, class = void> struct begins_over_keys : std::false_type {};
+template <class Impl> struct begins_over_keys<Impl, std::void_t<decltype(&Impl::begin_over)>> : std::true_type {};
+
+/// A program's first state: one segment over `input`, which the program
+/// holds unchanged until the state's first split (quicksort's input). Where
+/// `in_place` allows it and the form can (CUDA tiles: reads_in_place), the
+/// state reads the keys where they are until that split, and its own keys
+/// and starts are written by later splits: no copy of the keys and no fill
+/// of the starts before the first pass. Such a state's keys and starts are
+/// not for the program to read before its first split (a program that
+/// shows them passes in_place = false); every call of the family runs on it.
+/// Otherwise pivoted_segments(a copy of input).
+template <class Pos, class A> pivoted_segments<value_t<A>, Pos> first_segments(const A& input, bool in_place) {
+    using T = value_t<A>;
+    using impl = three_way_impl<T, Pos>;
+    if constexpr (begins_over_keys<impl>::value && std::is_pointer_v<decltype(reader(input))>) {
+        const std::size_t n = input.size();
+        if (in_place && impl::reads_in_place(n)) {
+            pivoted_segments<T, Pos> segs;
+            segs.keys = vector<T>(n, no_init);
+            segs.start = vector<Pos>(n, no_init);
+            segs.length = vector<Pos>(n, no_init);
+            segs.pivot = vector<T>(n, no_init);
+            impl::begin_over(segs, reader(input));
+            return segs;
+        }
+    }
+    return pivoted_segments<T, Pos>(materialize(input));
+}
+}  // namespace detail
 
 /// pivot[s] <- chooser(keys, s, length[s]) at each head s of a segment of two
 /// or more elements; chooser is a SCANVEC_HD functor and keys reads any position.

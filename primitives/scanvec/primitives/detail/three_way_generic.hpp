@@ -238,6 +238,10 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// choose_pivots before it initialises (a launch fewer a round).
     runtime::scratch split_status;
     std::uint32_t splits = 0;  ///< how many splits made this state
+    /// CUDA tiles: where a first state made over a program's keys
+    /// (first_segments) reads them until its split; null otherwise. The
+    /// state's own keys are then unwritten: the split after next writes them.
+    const T* first_keys = nullptr;
 };
 
 /// The implementations' way in to a state's bookkeeping (private in pivoted_segments).
@@ -254,6 +258,10 @@ template <class T, class Pos> struct three_way_generic {
 
     static std::size_t short_limit(std::size_t) { return short_sort_limit; }
     static std::size_t short_tile(std::size_t) { return short_sort_limit; }
+
+    /// Whether a pass compares finished keys with their head's pivot, unchosen
+    /// (so a new state's pivots start zeroed): the count's scan compares every key.
+    static bool reads_unchosen_pivots(std::size_t) { return true; }
 
     /// A new state of one segment, its keys in place: the length at 0.
     static void begin(segments& segs) {

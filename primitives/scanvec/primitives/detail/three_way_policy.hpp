@@ -58,6 +58,9 @@ constexpr int three_way_pivot_threads = 256;
 /// segment a warp at a time (the queue holds at most n / 16385 of them: 2^14
 /// at 2^28 keys).
 constexpr std::size_t three_way_pivot_queue_warps = 4096;
+/// A first state's starts (three_way_first_starts): a thread a tile, a few
+/// stores each; any block size that fills warps does.
+constexpr int three_way_first_starts_threads = 256;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
 template <class T> struct short_sort_shape {

@@ -1050,6 +1050,22 @@ template <class T> int three_way_tiles_of(std::int32_t n) {
     return int((std::size_t(n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
 }
 
+/// A first state's starts, all 0 (one segment), where the passes before its
+/// split read them: the two ends of each count and split tile (one_segment:
+/// every tile is then inside the one segment, and loads no other start) and
+/// the first short-sort tile and the position after it, where choose_pivots
+/// without the base case before it looks for heads. The rest the split after
+/// next writes, as it writes a state's buffers of two states ago.
+template <class T>
+__global__ void three_way_first_starts(std::uint32_t* start, std::int32_t n, std::int32_t head_span) {
+    const std::int32_t i = std::int32_t(blockIdx.x) * std::int32_t(blockDim.x) + std::int32_t(threadIdx.x);
+    if (i < head_span) start[i] = 0;
+    const std::int32_t base = i * three_way_tile_shape<T>::size;
+    if (base >= n) return;
+    start[base] = 0;
+    start[three_way_run<T>::last_of(base, n)] = 0;
+}
+
 /// choose_pivots over the state round.from, by the marks of the last split
 /// (after_short_sort: sort_short_segments ran on this state); the next
 /// split's look-back status is allocated into split_status and initialised
@@ -1150,7 +1166,10 @@ template <class T> struct three_way_tiles {
     static three_way_round<T> round_of(vector<T>& keys, vector<Pos>& start, vector<Pos>& length, vector<T>& pivot,
                                        three_way_bookkeeping<T, Pos>& book) {
         three_way_round<T> r{};
-        r.from = {keys.data(), start.data(), length.data(), book.counts.data()};
+        // a first state over a program's keys reads them there (the passes before
+        // its split write no key: first_segments makes it only where none would)
+        T* const from_keys = book.first_keys ? const_cast<T*>(book.first_keys) : keys.data();
+        r.from = {from_keys, start.data(), length.data(), book.counts.data()};
         r.pivot = pivot.data();
         r.tile_heads = book.tile_heads.data();
         r.block_sort_queue = book.block_sort_queue.data();
@@ -1167,6 +1186,9 @@ template <class T> struct three_way_tiles {
     static three_way_round<T> round_of(segments& segs) {
         return round_of(segs.keys, segs.start, segs.length, segs.pivot, three_way_access::book(segs));
     }
+
+    /// Only the generic form (2^31 positions or more) compares finished keys with an unchosen pivot.
+    static bool reads_unchosen_pivots(std::size_t n) { return !fits(n); }
 
     /// The set-up is queued (fills and words written by small launches): no wait.
     static void begin(segments& segs) {
@@ -1195,6 +1217,26 @@ template <class T> struct three_way_tiles {
         book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
         book.descents_seen = vector<std::uint32_t>(1, no_init);
         backend::fill_bytes(book.descents_seen.data(), 0xFF, sizeof(std::uint32_t), s, "pivoted_segments (descents seen)");
+    }
+
+    /// Whether a first state of n keys can read them where the program holds
+    /// them (begin_over): positions the passes index, and more keys than the
+    /// base case sorts in place, so that no pass writes a key before the split.
+    static bool reads_in_place(std::size_t n) { return fits(n) && n > std::size_t(block_sort_limit<T>); }
+
+    /// begin for a state whose keys are read at `keys` until its split (its own
+    /// are unwritten): of its starts, all 0, only those the passes before the
+    /// split read are written (three_way_first_starts).
+    static void begin_over(segments& segs, const T* keys) {
+        begin(segs);
+        three_way_access::book(segs).first_keys = keys;
+        const std::int32_t n = std::int32_t(segs.size());
+        const std::int32_t tiles = three_way_tiles_of<T>(n);
+        const std::int32_t head_span = std::min<std::int32_t>(n, short_sort_shape<T>::tile_keys + 1);
+        const std::int32_t threads = three_way_first_starts_threads, most = std::max(tiles, head_span);
+        three_way_first_starts<T><<<(most + threads - 1) / threads, threads, 0, current_stream()>>>(segs.start.data(), n,
+                                                                                                    head_span);
+        backend::check_launch("pivoted_segments (first starts)");
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
@@ -1265,6 +1307,7 @@ template <class T> struct three_way_tiles {
         round.unsorted = unsorted;
         const runtime::scratch chosen = std::move(book.split_status);  // this split's only: freed after its pass
         three_way_split_by_tiles<T, AnyOrder>(round, chosen);
+        book.first_keys = nullptr;  // the split wrote every key into out.keys
         ++book.splits;
         book.keys_two_splits_ago = std::move(segs.keys);
         book.start_two_splits_ago = std::move(segs.start);
