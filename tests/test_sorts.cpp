@@ -656,6 +656,24 @@ TEST_CASE_TEMPLATE("quicksort leaves its input as it was", T, std::int32_t, std:
         }
 }
 
+// On CUDA tiles the first state's count leaves each tile's counts, and one
+// pass scans them across blocks of 512 tiles (three_way_first_offsets):
+// sizes in one block, and past one and two such blocks (2^20 and 2^21 keys
+// and more; the small sizes' runs keep the first).
+TEST_CASE_TEMPLATE("quicksort past a block of the first count's tiles", T, std::int32_t, float) {
+    for (std::size_t n : test::sizes_upto_env({std::size_t(65539), std::size_t(1) << 20, (std::size_t(1) << 20) + 2049,
+                                               (std::size_t(1) << 21) + 3}))
+        for (order o : {order::random, order::sorted, order::reversed, order::few}) {
+            CAPTURE(n);
+            CAPTURE(name(o));
+            const auto h = keys<T>(n, o, 1800 + n);
+            int rounds = -1;
+            REQUIRE(sv::quicksort(sv::vector<T>(h), &rounds).to_host() == sorted_copy(h));
+            if (o == order::sorted) CHECK(rounds == 0);
+            else CHECK(rounds > 0);
+        }
+}
+
 TEST_CASE_TEMPLATE("quicksort of floating keys with signed zeros and NaN", T, float, double) {
     // -0 and +0 are equal keys (either order is sorted); NaN compares false
     // with every key, so no order is promised with it, only that the sort ends

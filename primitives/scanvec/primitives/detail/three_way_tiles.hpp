@@ -198,6 +198,13 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
     }
 };
 
+/// Whether the state is a first state that is still one segment: no split
+/// made it, and the base case sorts no segment of more than block_sort_limit
+/// keys (a shorter first segment it may have sorted, each key then finished).
+template <class T> SCANVEC_HD bool three_way_one_first_segment(std::uint32_t splits, std::int32_t n) {
+    return splits == 0 && n > std::int32_t(block_sort_limit<T>);
+}
+
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
                                   is_chosen_pivot<Chooser> ? three_way_tile_shape<T>::count_blocks_per_sm
@@ -229,7 +236,9 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
     // these loads in flight together: none depends on another
     const std::uint32_t tile_finished = finished[blockIdx.x];
-    const std::uint32_t tile_start = run_t::one_segment(start, base, last);
+    // every tile inside the one segment of a first state, even a last tile of one key
+    const bool first_state = three_way_one_first_segment<T>(splits, n);
+    const std::uint32_t tile_start = first_state ? 0u : run_t::one_segment(start, base, last);
     run_t r;
     r.load_keys(keys, base, n);  // also in a finished tile, not to wait for its mark first
     const T key_before = r.first > 0 && r.first < n ? __ldg(keys + r.first - 1) : T{};  // for the descents
@@ -262,6 +271,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
         if (threadIdx.x == 0) {
             constexpr std::uint64_t field = (std::uint64_t(1) << 21) - 1;
             const std::uint64_t counts = (sum >> 42) << 32 | ((sum >> 21) & field);  // the totals' word: less, greater
+            if (first_state) {  // the tile's own counts and descents: three_way_first_offsets scans them
+                taken[0] = counts;
+                taken[1] = sum & field;
+                return;
+            }
             taken[0] = counts ? atomicAdd(reinterpret_cast<unsigned long long*>(totals + tile_start), (unsigned long long)counts) : 0;
             if (sum & field) {
                 atomicAdd(descents, (unsigned long long)(sum & field));
@@ -1050,6 +1064,48 @@ template <class T> int three_way_tiles_of(std::int32_t n) {
     return int((std::size_t(n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
 }
 
+/// After the count pass over a first state that is one segment: each of its
+/// `tiles` tiles left its own counts in taken[2t] and its descents in
+/// taken[2t + 1], instead of adding them at the one head (where 2^17 tiles'
+/// atomic adds to one word wait in line: docs/design/quicksort.md). A block
+/// scans three_way_first_offsets_threads tiles' counts, across blocks by
+/// decoupled look-back: each tile's offset (the counts of the tiles before
+/// it) at both its ends, the totals at head 0 (the last tile), the descents
+/// added into *descents (an add a block) and noted in *descents_seen.
+template <class T>
+__global__ void __launch_bounds__(three_way_first_offsets_threads)
+    three_way_first_offsets(three_way_round<T> round, std::int32_t tiles, unsigned long long* descents,
+                            three_way_tile_state status) {
+    constexpr int threads = three_way_first_offsets_threads;
+    using block_scan = cub::BlockScan<std::uint64_t, threads>;
+    using block_sum = cub::BlockReduce<std::uint64_t, threads>;
+    using look_back = cub::TilePrefixCallbackOp<std::uint64_t, ::cuda::std::plus<std::uint64_t>, three_way_tile_state>;
+    __shared__ struct {
+        typename block_scan::TempStorage scan;
+        typename look_back::TempStorage prefix;
+        typename block_sum::TempStorage sum;
+    } smem;
+    std::uint64_t* taken = round.tile_offsets;
+    const std::int32_t t = std::int32_t(blockIdx.x) * threads + std::int32_t(threadIdx.x);
+    const std::uint64_t counts = t < tiles ? taken[2 * t] : 0, down = t < tiles ? taken[2 * t + 1] : 0;
+    std::uint64_t before;  // less << 32 | greater of the tiles before tile t (each below 2^31: no carry)
+    if (blockIdx.x == 0) {
+        std::uint64_t block_total;
+        block_scan(smem.scan).ExclusiveScan(counts, before, std::uint64_t(0), ::cuda::std::plus<std::uint64_t>{}, block_total);
+        if (threadIdx.x == 0) status.SetInclusive(0, block_total);
+    } else {
+        look_back prefix(status, smem.prefix, ::cuda::std::plus<std::uint64_t>{}, int(blockIdx.x));
+        block_scan(smem.scan).ExclusiveScan(counts, before, ::cuda::std::plus<std::uint64_t>{}, prefix);
+    }
+    if (t < tiles) taken[2 * t] = taken[2 * t + 1] = before;
+    if (t == tiles - 1) *round.from.totals = before + counts;  // the one segment's, at its head
+    const std::uint64_t block_down = block_sum(smem.sum).Sum(down);
+    if (threadIdx.x == 0 && block_down) {
+        atomicAdd(descents, (unsigned long long)block_down);
+        *round.descents_seen = 0;  // the first state's number of splits
+    }
+}
+
 /// A first state's starts, all 0 (one segment), where the passes before its
 /// split read them: the two ends of each count and split tile (one_segment:
 /// every tile is then inside the one segment, and loads no other start) and
@@ -1104,6 +1160,13 @@ void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& ch
     three_way_count_tiles<T, Chooser><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, chooser,
                                                                                                       descents);
     backend::check_launch("count_three_ways (count by tiles)");
+    if (three_way_one_first_segment<T>(round.splits, round.n)) {  // the tiles left their counts: offsets, totals
+        const int blocks = (num_tiles + three_way_first_offsets_threads - 1) / three_way_first_offsets_threads;
+        const tile_state<three_way_tile_state> status(blocks, round.stream, "count_three_ways (first offsets)");
+        three_way_first_offsets<T><<<blocks, three_way_first_offsets_threads, 0, round.stream>>>(round, num_tiles, descents,
+                                                                                              status.tiles);
+        backend::check_launch("count_three_ways (the first state's tile offsets)");
+    }
 }
 
 /// Whether split_three_ways(segs, any_order) takes the pass without look-back.
