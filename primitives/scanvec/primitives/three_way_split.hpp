@@ -51,14 +51,12 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     vector<T> pivot;     ///< pivot[s] at each such head, set by choose_pivots
 
     pivoted_segments() = default;
-    /// One segment: the whole of keys. (pivot starts zeroed in the forms whose
-    /// passes compare a finished segment's head with it, unchosen: any answer
-    /// leaves it in place; the CUDA tiles never read it there.)
+    /// One segment: the whole of keys. (pivot starts zeroed: the generic form
+    /// compares a finished segment's head with it, unchosen, and any answer
+    /// leaves it in place; a program that shows the state reads it all.)
     /// Does not wait for the device: its set-up is queued on the stream.
     explicit pivoted_segments(vector<T> k)
-        : keys(std::move(k)), start(keys.size(), Pos(0)), length(keys.size(), no_init),
-          pivot(detail::three_way_impl<T, Pos>::reads_unchosen_pivots(keys.size()) ? vector<T>(keys.size())
-                                                                                   : vector<T>(keys.size(), no_init)) {
+        : keys(std::move(k)), start(keys.size(), Pos(0)), length(keys.size(), no_init), pivot(keys.size()) {
         detail::three_way_impl<T, Pos>::begin(*this);
     }
     std::size_t size() const { return keys.size(); }
@@ -87,9 +85,10 @@ template <class Impl> struct begins_over_keys<Impl, std::void_t<decltype(&Impl::
 /// `in_place` allows it and the form can (CUDA tiles: reads_in_place), the
 /// state reads the keys where they are until that split, and its own keys
 /// and starts are written by later splits: no copy of the keys and no fill
-/// of the starts before the first pass. Such a state's keys and starts are
-/// not for the program to read before its first split (a program that
-/// shows them passes in_place = false); every call of the family runs on it.
+/// of the starts before the first pass, no zeroed pivots (the tile form
+/// reads a pivot only where one was chosen). Such a state's keys, starts and
+/// pivots are not for the program to read before its first split (a program
+/// that shows them passes in_place = false); every call of the family runs on it.
 /// Otherwise pivoted_segments(a copy of input).
 template <class Pos, class A> pivoted_segments<value_t<A>, Pos> first_segments(const A& input, bool in_place) {
     using T = value_t<A>;

@@ -259,10 +259,6 @@ template <class T, class Pos> struct three_way_generic {
     static std::size_t short_limit(std::size_t) { return short_sort_limit; }
     static std::size_t short_tile(std::size_t) { return short_sort_limit; }
 
-    /// Whether a pass compares finished keys with their head's pivot, unchosen
-    /// (so a new state's pivots start zeroed): the count's scan compares every key.
-    static bool reads_unchosen_pivots(std::size_t) { return true; }
-
     /// A new state of one segment, its keys in place: the length at 0.
     static void begin(segments& segs) {
         three_way_access::book(segs).counts = vector<typename counts::word>(segs.size(), no_init);

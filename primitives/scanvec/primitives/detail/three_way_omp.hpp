@@ -50,10 +50,6 @@ template <class T, class Pos> struct three_way_host {
 
     static index_t blocks_of(index_t n) { return (n + block - 1) / block; }
 
-    /// Whether a new state's pivots start zeroed: the passes skip finished keys,
-    /// but zeroed pivots cost the host little, and no indeterminate value is ever compared.
-    static bool reads_unchosen_pivots(std::size_t) { return true; }
-
     static void begin(segments& segs) {
         const index_t n = index_t(segs.size());
         three_way_access::book(segs).counts = vector<word>(std::size_t(n + blocks_of(n) + 1), no_init);

@@ -1250,9 +1250,6 @@ template <class T> struct three_way_tiles {
         return round_of(segs.keys, segs.start, segs.length, segs.pivot, three_way_access::book(segs));
     }
 
-    /// Only the generic form (2^31 positions or more) compares finished keys with an unchosen pivot.
-    static bool reads_unchosen_pivots(std::size_t n) { return !fits(n); }
-
     /// The set-up is queued (fills and words written by small launches): no wait.
     static void begin(segments& segs) {
         generic::begin(segs);
