@@ -63,8 +63,7 @@ constexpr std::size_t three_way_pivot_queue_warps = 4096;
 constexpr int three_way_first_starts_threads = 256;
 /// The first state's tile offsets (three_way_first_offsets): a thread a
 /// tile, a block this many (256 blocks at 2^28 keys), across blocks by
-/// look-back (one block alone, a run of tiles a thread, was slower than the
-/// atomic adds it replaced: docs/design/quicksort.md).
+/// look-back, so that the scan's loads are coalesced and many in flight.
 constexpr int three_way_first_offsets_threads = 512;
 
 /// The base case's tiles (detail/short_sort_tiles.hpp): a block sorts a window of two tiles.
