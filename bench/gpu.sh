@@ -119,6 +119,9 @@ if [ "$what" = sanitize ]; then
   # compute-sanitizer over the test binaries (small sizes): memcheck on all,
   # racecheck/synccheck/initcheck on the primitive tests.
   export SCANVEC_TEST_SMALL=1
+  # loops as graphs with a conditional node stop under compute-sanitizer
+  # (runtime/repeat_on_device.hpp): the same rounds, driven from the host
+  export SCANVEC_HOST_ROUNDS=1
   for bin in ${SANITIZE_TESTS:-build/cuda/tests/test_*}; do
     [ -x "$bin" ] || continue
     tools="memcheck"

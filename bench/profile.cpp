@@ -1,6 +1,11 @@
 // scanvec_profile - one algorithm on one size, for a profiler (ncu) to take apart.
 //
-//   scanvec_profile quicksort|split|radix_sort|split_radix_sort [log2 n = 24]
+//   scanvec_profile quicksort|split|radix_sort|split_radix_sort [log2 n = 24] [host-rounds]
+//
+// host-rounds: an observer that records nothing is installed, so quicksort
+// drives its rounds from the host (the form before its rounds ran on the
+// device, and the one ncu can take apart: it profiles no kernel inside a
+// graph's conditional loop).
 //
 // Runs the program once to warm the memory cache, then times 5 runs (median),
 // then runs it once more between cudaProfilerStart/Stop, so that
@@ -22,6 +27,11 @@
 
 namespace sv = scanvec;
 
+/// Sees every call and keeps nothing: its presence alone changes which form runs.
+struct silent_observer : sv::runtime::observer {
+    void primitive(const sv::runtime::call_record&, const sv::table*) override {}
+};
+
 struct is_odd {
     SCANVEC_HD bool operator()(int x) const { return (x & 1) != 0; }
 };
@@ -35,6 +45,9 @@ int main(int argc, char** argv) {
     const sv::vector<int> keys(h);
     const auto odd = sv::lazy::map(is_odd{}, keys);
 
+    silent_observer silent;
+    sv::runtime::observer* const before = sv::runtime::observation().current;
+    if (argc > 3 && std::string(argv[3]) == "host-rounds") sv::runtime::observation().current = &silent;
     int rounds = 0;
     std::function<void()> run;
     if (what == "quicksort") run = [&] { auto r = sv::quicksort(keys, &rounds); };
@@ -63,5 +76,6 @@ int main(int argc, char** argv) {
     cudaDeviceSynchronize();
     cudaProfilerStop();
 #endif
+    sv::runtime::observation().current = before;
     return 0;
 }

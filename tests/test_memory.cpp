@@ -3,6 +3,12 @@
 #include "support.hpp"
 #include <scanvec/primitives/segmented_scan.hpp>
 #include <scanvec/primitives/split.hpp>
+#include <scanvec/runtime/device_value.hpp>
+#include <scanvec/runtime/policy.hpp>
+#include <scanvec/runtime/repeat_on_device.hpp>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cstring>
 
@@ -180,4 +186,64 @@ TEST_CASE("sv::memory: the process-wide cache's controls") {
     { sv::vector<int> kept(5000, 2); }
     CHECK(sv::memory::stats().bytes_cached > 0);
     CHECK(sv::reduce(alive) == 1000);
+}
+
+// One call of a countdown: word[to] <- word[from] - 1, and the test whether
+// it is still above 0 (one thread; nothing allocated).
+struct count_down {
+    long long* word;
+    sv::index_t* test;
+    int from, to;
+    SCANVEC_HD void operator()(int) const {
+        word[to] = word[from] - 1;
+        *test = word[to] > 0 ? 1 : 0;
+    }
+};
+
+TEST_CASE("repeat_on_device: the device repeats a period of calls until a period's last test is 0") {
+    // on CUDA the calls of a period are captured once into a graph's loop; on
+    // the host (or with SCANVEC_HOST_ROUNDS=1) they run in a loop. A period of 2 alternates between two words,
+    // as quicksort's state alternates between two sets of buffers.
+    for (long long from : {1, 2, 6, 7, 40}) {
+        for (int period : {1, 2}) {
+            CAPTURE(from);
+            CAPTURE(period);
+            sv::vector<long long> word(std::vector<long long>{from, from});
+            sv::device_value<sv::index_t> test;
+            int to = period == 1 ? 0 : 1;
+            const auto stats = sv::runtime::memory().stats();
+            const auto ran = sv::runtime::repeat_on_device(period, [&] {
+                const count_down step{word.data(), test.ptr(), period == 1 ? 0 : 1 - to, to};
+                thrust::for_each_n(sv::detail::policy(), thrust::counting_iterator<int>(0), 1, step);
+                if (period == 2) to = 1 - to;
+                return test.ptr();
+            });
+            // the calls go on to the end of the period in which the countdown reached 0
+            const long long calls = (from + period - 1) / period * period;
+            CHECK(ran.calls == std::uint64_t(calls));
+            CHECK(ran.nonzero == std::uint64_t(from - 1));
+            CHECK(word.to_host()[0] == from - calls);  // a period of 2 ends writing word[0], as it began reading it
+            CHECK(sv::runtime::memory().stats().bytes_in_use == stats.bytes_in_use);
+        }
+    }
+    // a loop prepared is not run until run(): on CUDA its calls were captured, not launched
+    {
+        sv::vector<long long> word(std::vector<long long>{5, 5});
+        sv::device_value<sv::index_t> test;
+        int calls = 0;
+        auto loop = sv::runtime::prepare_repeat(1, [&] {
+            ++calls;
+            thrust::for_each_n(sv::detail::policy(), thrust::counting_iterator<int>(0), 1,
+                               count_down{word.data(), test.ptr(), 0, 0});
+            return static_cast<const sv::index_t*>(test.ptr());
+        });
+        CHECK(word.to_host() == std::vector<long long>{5, 5});
+        const auto ran = loop.run();
+        CHECK(ran.calls == 5);
+        CHECK(ran.nonzero == 4);
+        CHECK(word.to_host() == std::vector<long long>{0, 5});
+        CHECK(calls == (sv::runtime::device_loops() ? 1 : 5));  // captured once, or called by run()
+    }
+    CHECK_THROWS_WITH_AS(sv::runtime::repeat_on_device(0, [] { return static_cast<const sv::index_t*>(nullptr); }),
+                         doctest::Contains("period 0"), sv::error);
 }

@@ -580,6 +580,54 @@ TEST_CASE("count_split_three_ways: counted by the split itself, each new segment
     }
 }
 
+TEST_CASE_TEMPLATE("rounds repeated on the device sort as rounds from the host", T, std::int32_t, float, std::uint64_t) {
+    // quicksort's rounds after the first: the base case, the pivots and
+    // count_split_three_ways into one word, repeated by runtime::repeat_on_device
+    // two at a time (on CUDA tiles captured once, the state's buffers
+    // alternating; on the host the calls in a loop), after one or two rounds
+    // from the host (the state's buffers then made, so the calls allocate nothing)
+    // (a million keys and more on CUDA only: the host's calls are the plain loop, checked smaller)
+    const bool cuda = std::string(sv::backend_name()) == "cuda";
+    const std::size_t from = sv::detail::three_way_rounds_on_device_from;  // sv::quicksort's rounds on the device
+    const std::vector<std::size_t> sizes{2, 31, 2049, 16385, 65539, 1000003, from + 17};
+    for (std::size_t n : test::sizes_upto_env(cuda ? sizes : std::vector<std::size_t>(sizes.begin(), sizes.end() - 2))) {
+        for (order o : {order::random, order::few, order::reversed, order::sorted}) {
+            for (int from_host : {1, 2}) {
+                CAPTURE(n);
+                CAPTURE(name(o));
+                CAPTURE(from_host);
+                auto h = keys<T>(n, o, 3000 + n + std::size_t(from_host));
+                sv::pivoted_segments<T> segs{sv::vector<T>(h)};
+                sv::device_value<sv::index_t> unsorted;
+                std::uint64_t round = 0;
+                const auto one_round = [&] {
+                    sv::sort_short_segments(segs);
+                    sv::choose_pivots(segs, sv::detail::ninther{round++});
+                    segs = sv::count_split_three_ways(segs, sv::any_order, unsorted);
+                    return unsorted.ptr();
+                };
+                for (int r = 0; r < from_host; ++r) one_round();
+                REQUIRE(sv::repeats_on_device(segs) == (sv::runtime::device_loops() && n >= from));
+                const auto ran = sv::runtime::repeat_on_device(2, one_round);
+                CHECK(ran.calls % 2 == 0);
+                // it ends with the period in which a call found every key finished (its segments sorted)
+                CHECK(ran.calls - ran.nonzero >= 1);
+                CHECK(ran.calls - ran.nonzero <= 2);
+                CHECK(ran.calls <= 40);
+                std::sort(h.begin(), h.end());
+                REQUIRE(segs.keys.to_host() == h);
+                if (from_host == 1 && n >= from) {  // sv::quicksort itself, its rounds on the device
+                    int rounds = 0;
+                    REQUIRE(sv::quicksort(sv::vector<T>(keys<T>(n, o, 3100 + n)), &rounds).to_host() ==
+                            [&] { auto w = keys<T>(n, o, 3100 + n); std::sort(w.begin(), w.end()); return w; }());
+                    CHECK(rounds >= (o == order::sorted ? 0 : 2));
+                    CHECK(rounds <= 40);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("sort_short_segments: short segments of tiles without a long one sorted stably and finished, the rest untouched") {
     // on CUDA a block owns the segments headed in its 2048 positions (1024 for
     // 8-byte keys) and sorts a window of twice that: segments of every length

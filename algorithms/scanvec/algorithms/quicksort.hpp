@@ -211,6 +211,9 @@ struct no_round_callback {
 // with F; the host reads them after the round's split is queued. Unwatched,
 // the rounds after the first count F as they split (count_split_three_ways:
 // one pass on CUDA), and the test becomes whether any key was left unsorted.
+// Where the state's rounds allocate nothing and wait for nothing (CUDA
+// tiles), those rounds are queued once and the device repeats them while a
+// key is unsorted (runtime/repeat_on_device.hpp): the host waits once.
 template <class Pos, class A, class OnRound>
 quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, bool base_case) {
     using T = value_t<A>;
@@ -224,12 +227,15 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
     pivoted_segments<T, Pos> segs =
         detail::first_segments<Pos>(input, base_case && !round_picture<T, Pos>(input.size()).shown);
     std::uint64_t queued = 0;
+    const auto pivots = [&] {
+        // the base case: every short segment sorted at once, its keys finished
+        if (base_case) sort_short_segments(segs);
+        // Pivots <- a pivot of each segment, at its head
+        choose_pivots(segs, ninther{queued++});
+    };
     const auto round = [&] {  // queues one round; returns its test, on its way to the host
         return labelled("round", segs.size(), [&] {
-            // the base case: every short segment sorted at once, its keys finished
-            if (base_case) sort_short_segments(segs);
-            // Pivots <- a pivot of each segment, at its head
-            choose_pivots(segs, ninther{queued++});
+            pivots();
             round_picture<T, Pos> picture(segs.size());  // shown by a trace only
             picture.before(segs);
             if (run_ahead && queued > 1 && !picture.shown) {
@@ -258,6 +264,17 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
         ++out.rounds;
         on_round(out.rounds, static_cast<const vector<T>&>(segs.keys),
                  lazy::map(is_head{}, segs.start, lazy::index(segs.size())));
+        if (run_ahead && repeats_on_device(segs)) {
+            // the rounds after the first on the device, two at a time (the
+            // state's buffers alternate), while a key is left unsorted
+            device_value<index_t> unsorted;
+            out.rounds += int(runtime::repeat_on_device(2, [&] {
+                                  pivots();
+                                  segs = count_split_three_ways(segs, any_order, unsorted);
+                                  return static_cast<const index_t*>(unsorted.ptr());
+                              }).nonzero);
+            break;
+        }
         descents = next ? std::move(*next) : round();
     }
     out.sorted = std::move(segs.keys);

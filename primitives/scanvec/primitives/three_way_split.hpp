@@ -20,6 +20,10 @@
 //   auto [next, unsorted] = count_split_three_ways(segs, any_order)
 //                                           count and split in one call (on CUDA tiles one pass):
 //                                           unsorted (on the device) 0 only when segs was sorted
+//   next = count_split_three_ways(segs, any_order, unsorted)
+//                                           the same, the number in the caller's device_value
+//   repeats_on_device(segs)                 whether rounds of the base case, choose_pivots and
+//                                           that call can be repeated on the device
 //   sort_short_segments(segs)               the base case: every segment of at most
 //                                           segs.short_limit() keys sorted at once, finished
 //
@@ -32,6 +36,7 @@
 
 #include <scanvec/primitives/detail/three_way_dispatch.hpp>
 #include <scanvec/runtime/device_value.hpp>
+#include <scanvec/runtime/repeat_on_device.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -221,6 +226,55 @@ std::pair<pivoted_segments<T, Pos>, device_value<index_t>> count_split_three_way
     } else {
         device_value<index_t> descents = count_three_ways_to_device(segs);
         return {split_three_ways(segs, any_order), std::move(descents)};
+    }
+}
+
+namespace detail {
+/// Whether a form counts and splits into a word of the caller's (three_way_tiles).
+template <class Impl, class Segs, class = void> struct counts_split_into : std::false_type {};
+template <class Impl, class Segs>
+struct counts_split_into<Impl, Segs,
+                         std::void_t<decltype(Impl::count_split_any_order(std::declval<Segs&>(),
+                                                                          std::declval<device_value<index_t>&>()))>>
+    : std::true_type {};
+/// Whether a form's rounds can run in a loop on the device (three_way_tiles).
+template <class Impl, class = void> struct rounds_repeat : std::false_type {};
+template <class Impl> struct rounds_repeat<Impl, std::void_t<decltype(&Impl::repeats_on_device)>> : std::true_type {};
+}  // namespace detail
+
+/// Whether rounds of sort_short_segments, choose_pivots and
+/// count_split_three_ways(segs, any_order, word) on segs can be repeated by
+/// the device (runtime::repeat_on_device, period 2: a state's buffers
+/// alternate): on CUDA tiles of at least three_way_rounds_on_device_from
+/// keys, with runtime::device_loops(), while no observer (a trace) is
+/// installed, which would see only the two rounds queued.
+template <class T, class Pos> bool repeats_on_device(const pivoted_segments<T, Pos>& segs) {
+    using impl = detail::three_way_impl<T, Pos>;
+    if constexpr (detail::rounds_repeat<impl>::value) {
+        return impl::repeats_on_device(segs.size()) && runtime::device_loops() && !runtime::observation().current;
+    } else {
+        (void)segs;
+        return false;
+    }
+}
+
+/// The same, the number left in `unsorted` (the caller's, rewritten). On
+/// CUDA tiles a state's rounds of it allocate nothing once two splits have
+/// made the buffers they alternate between, and wait for nothing: the same
+/// launches on the same memory every second round, which a loop on the
+/// device can repeat (runtime/repeat_on_device.hpp).
+/// Model: as count_split_three_ways(segs, any_order). Does not wait for the device.
+template <class T, class Pos>
+pivoted_segments<T, Pos> count_split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t, device_value<index_t>& unsorted) {
+    using impl = detail::three_way_impl<T, Pos>;
+    if constexpr (detail::counts_split_into<impl, pivoted_segments<T, Pos>>::value) {
+        return detail::labelled("count_split_three_ways", segs.size(),
+                                [&] { return impl::count_split_any_order(segs, unsorted); });
+    } else {
+        auto [next, number] = count_split_three_ways(segs, any_order);
+        backend::copy_on_device(unsorted.ptr(), number.ptr(), sizeof(index_t), current_stream(),
+                                "count_split_three_ways (its number)");
+        return std::move(next);
     }
 }
 

@@ -205,12 +205,13 @@ __device__ __noinline__ void short_sort_tile_called(short_sort_memory<T>& smem, 
 template <class T>
 __global__ void __launch_bounds__(short_sort_shape<T>::threads, short_sort_shape<T>::blocks_per_sm)
     short_sort_tiles(T* keys, std::uint32_t* start, const std::uint32_t* length, const std::uint32_t* tile_heads,
-                     std::uint32_t splits, std::int32_t n, int parity, std::int32_t tiles) {
+                     const std::uint32_t* splits_at, std::int32_t n, int parity, std::int32_t tiles) {
     constexpr int threads = short_sort_shape<T>::threads;
     __shared__ short_sort_memory<T> smem;
     __shared__ std::int32_t marked[threads];
     __shared__ int marked_count;
     const std::int32_t grid = std::int32_t(gridDim.x);
+    const std::uint32_t splits = *splits_at;
     for (std::int32_t first = std::int32_t(blockIdx.x); first < tiles; first += grid * threads) {
         if (threadIdx.x == 0) marked_count = 0;
         __syncthreads();

@@ -231,13 +231,21 @@ template <class T, class Pos> struct three_way_bookkeeping {
     /// CUDA tiles: the state (by its number of splits) sort_short_segments
     /// last ran on; choose_pivots after it reads only where segments are left.
     std::uint32_t short_sorted = ~std::uint32_t(0);
-    /// CUDA tiles: the buffers of the state before the previous one, which the next split writes.
+    /// CUDA tiles: the buffers of the state before the previous one, which the
+    /// next split writes (so that rounds after the second allocate nothing).
     vector<T> keys_two_splits_ago;
     vector<Pos> start_two_splits_ago;
+    vector<Pos> length_two_splits_ago;
+    vector<typename three_way_counts<Pos>::word> counts_two_splits_ago;
     /// CUDA tiles: the look-back status words of the next split's tiles, which
-    /// choose_pivots before it initialises (a launch fewer a round).
+    /// choose_pivots before it initialises (a launch fewer a round); kept from
+    /// round to round, initialised for this state's split when split_status_chosen.
     runtime::scratch split_status;
+    bool split_status_chosen = false;
     std::uint32_t splits = 0;  ///< how many splits made this state
+    /// CUDA tiles: the number of splits on the device (three_way_round::splits):
+    /// a state of s splits reads [s % 2], its split writes [(s + 1) % 2].
+    vector<std::uint32_t> split_words;
     /// CUDA tiles: where a first state made over a program's keys
     /// (first_segments) reads them until its split; null otherwise. The
     /// state's own keys are then unwritten: the split after next writes them.

@@ -45,7 +45,12 @@ template <class T> struct three_way_round {
     /// The split that counts sets it (it was zeroed) where a tile holds a key
     /// not finished: left 0, every key of the state read was finished.
     unsigned long long* unsorted;
-    std::uint32_t splits;  ///< how many splits made the state read
+    /// How many splits made the state read, on the device: the passes read
+    /// it there, so that rounds repeated on the device (quicksort's loop, one
+    /// graph) see each state's own; the split writes its output's into
+    /// next_splits (three_way_bookkeeping::split_words).
+    const std::uint32_t* splits;
+    std::uint32_t* next_splits;
     std::int32_t n;
     stream_t stream;
 };

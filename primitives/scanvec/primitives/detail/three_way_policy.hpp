@@ -121,4 +121,11 @@ template <class T>
 constexpr std::uint32_t block_sort_limit =
     block_sort_by_radix<T> ? std::uint32_t(block_sort_large<T>::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
 
+/// The fewest keys whose rounds after the first run on the device
+/// (repeats_on_device: one CUDA graph, runtime/repeat_on_device.hpp). The
+/// graph's capture and instantiation cost the host more than the launches
+/// they save until a round's kernels are long: slower at 2^20, faster at
+/// 2^24 and 2^28 (docs/design/quicksort.md, "The rounds on the device").
+constexpr std::size_t three_way_rounds_on_device_from = std::size_t(1) << 22;
+
 }  SCANVEC_NAMESPACE_END  // detail

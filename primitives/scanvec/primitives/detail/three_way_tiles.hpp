@@ -205,6 +205,19 @@ template <class T> SCANVEC_HD bool three_way_one_first_segment(std::uint32_t spl
     return splits == 0 && n > std::int32_t(block_sort_limit<T>);
 }
 
+/// A split pass's block 0 notes its output's number of splits (read by
+/// nothing in this round: the state read has its own word). Called by block
+/// 0 alone and not inlined: the other blocks branch past it, and no thread
+/// holds the number in a register through the pass (the split that counts
+/// has none to spare), nor waits for its load before its own loads.
+__device__ __noinline__ inline void three_way_note_next_splits(const std::uint32_t* splits, std::uint32_t* next) {
+    if (threadIdx.x == 0) *next = *splits + 1;
+}
+/// The state's number of splits (three_way_round::splits), loaded where it is compared.
+template <class T> __device__ __forceinline__ std::uint32_t three_way_splits(const three_way_round<T>& round) {
+    return read_only(round.splits);
+}
+
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
                                   is_chosen_pivot<Chooser> ? three_way_tile_shape<T>::count_blocks_per_sm
@@ -218,7 +231,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     std::uint64_t* totals = round.from.totals;
     std::uint32_t* finished = round.finished;
     std::uint64_t* taken = round.tile_offsets + 2 * blockIdx.x;  // [0], [1]: the first and last positions' segments
-    const std::uint32_t splits = round.splits;
+    const std::uint32_t splits = three_way_splits(round);
     using word = std::uint32_t;  // counts within the tile
     static_assert(three_way_tile_shape<T>::size < 1 << 15, "a tile's counts fit 15 bits");
     using run_t = three_way_run<T, word>;
@@ -385,7 +398,7 @@ template <class T> struct three_way_split_store {
         round.to.length[dest] = len;
         round.to.totals[dest] = 0;
         constexpr std::uint32_t tile_keys = short_sort_shape<T>::tile_keys;
-        round.tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = round.splits + 1;
+        round.tile_heads[2 * (dest / tile_keys) + (len > tile_keys)] = three_way_splits(round) + 1;
         queue_block_sort<T>(round.block_sort_queue, round.queue_slots, dest, len);
     }
 
@@ -421,7 +434,8 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     const std::uint64_t* totals = round.from.totals;
     const std::int32_t n = round.n;
     const std::uint32_t* finished = round.finished;
-    const std::uint32_t splits = round.splits;
+    const std::uint32_t splits = three_way_splits(round);
+    if (blockIdx.x == 0) three_way_note_next_splits(round.splits, round.next_splits);
     using run_t = three_way_run<T>;
     constexpr int threads = run_t::threads, items = run_t::items;
     using block_scan = cub::BlockScan<std::uint64_t, threads>;
@@ -670,8 +684,9 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     const std::uint32_t finished = round.finished[tile];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
     // a state whose count found no descent is sorted: every key stays, as in the stable split
-    const bool moves = *round.descents_seen == round.splits;
-    if (finished < round.splits) return;  // finished before this state: both buffers hold it already
+    if (blockIdx.x == 0) three_way_note_next_splits(round.splits, round.next_splits);
+    const bool moves = *round.descents_seen == three_way_splits(round);
+    if (finished < three_way_splits(round)) return;  // finished before this state: both buffers hold it already
     if (tile_start != three_way_many_segments)
         return three_way_split_any_order_one_segment(round, tile, tile_start, base, last, moves, smem);
 
@@ -804,7 +819,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     // these loads in flight together: none depends on another
     const std::uint32_t finished = round.finished[tile];
     const std::uint32_t tile_start = run_t::one_segment(start, base, last);
-    if (finished < round.splits) return;  // finished before this state: both buffers hold it already
+    if (finished < three_way_splits(round)) return;  // finished before this state: both buffers hold it already
     if (tile_start != three_way_many_segments)
         return three_way_split_counting_one_segment(round, tile_start, base, last, smem);
 
@@ -812,7 +827,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     r.load(keys, start, base, n, tile_start);
     if (threadIdx.x < 2) smem.took[threadIdx.x] = 0;
     if (__syncthreads_and(r.all_alone())) {  // every key finished: copied now, skipped from the next state on
-        if (threadIdx.x == 0 && finished == three_way_never_finished) round.finished[tile] = round.splits;
+        if (threadIdx.x == 0 && finished == three_way_never_finished) round.finished[tile] = three_way_splits(round);
     } else if (threadIdx.x == 0) {
         *round.unsorted = 1;
     }
@@ -901,7 +916,8 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads) three_way_fi
     const std::int32_t base = run_t::base_of(blockIdx.x), last = run_t::last_of(base, n);
     const std::uint32_t finished = round.finished[blockIdx.x];
     const std::uint32_t one = run_t::one_segment(round.from.start, base, last);
-    if (finished <= round.splits) return;  // finished: the split wrote (or earlier ones hold) every key
+    if (blockIdx.x == 0) three_way_note_next_splits(round.splits, round.next_splits);  // for the split that counts
+    if (finished <= three_way_splits(round)) return;  // finished: the split wrote (or earlier ones hold) every key
     const three_way_fill<T> fill{round};
     if (one != three_way_many_segments) {  // one segment: its words once, from its equal part on
         const std::uint64_t all = __ldg(round.from.totals + one);
@@ -991,7 +1007,7 @@ __device__ void choose_long_pivot(const T* keys, T* pivot, const Chooser& choose
 template <class T, class Chooser>
 __global__ void __launch_bounds__(three_way_pivot_threads)
     pivots_at_marked_tiles(const T* keys, const std::uint32_t* start, const std::uint32_t* length, T* pivot,
-                           Chooser chooser, const std::uint32_t* tile_heads, std::uint32_t splits, std::int32_t n,
+                           Chooser chooser, const std::uint32_t* tile_heads, const std::uint32_t* splits_at, std::int32_t n,
                            three_way_tile_state split_tiles, int num_split_tiles, bool after_short_sort,
                            const std::uint32_t* long_count, const std::uint32_t* long_heads, int queue_warps) {
     split_tiles.InitializeStatus(num_split_tiles);  // before any warp returns
@@ -1015,6 +1031,7 @@ __global__ void __launch_bounds__(three_way_pivot_threads)
         return;
     }
     const std::int32_t base = tile * tile_keys;
+    const std::uint32_t splits = *splits_at;
     const bool short_mark = tile_heads[2 * tile] == splits, long_mark = tile_heads[2 * tile + 1] == splits;
     if (after_short_sort ? !(short_mark && long_mark) : !(short_mark || long_mark)) return;
     for (std::int32_t chunk = base; chunk < base + tile_keys && chunk < n; chunk += 32 * batch) {
@@ -1124,8 +1141,9 @@ __global__ void three_way_first_starts(std::uint32_t* start, std::int32_t n, std
 
 /// choose_pivots over the state round.from, by the marks of the last split
 /// (after_short_sort: sort_short_segments ran on this state); the next
-/// split's look-back status is allocated into split_status and initialised
-/// by the same launch.
+/// split's look-back status is initialised by the same launch, in
+/// split_status (allocated when it does not have the size: once for a
+/// program's rounds, which then allocate nothing).
 template <class T, class Chooser>
 void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bool after_short_sort,
                      runtime::scratch& split_status) {
@@ -1135,7 +1153,8 @@ void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bo
     static_assert(short_sort_shape<T>::tile_keys <= three_way_tile_shape<T>::size * 32,
                   "the pivots' grid has a thread for every tile of the split");
     constexpr int warps = three_way_pivot_threads / 32;
-    split_status = runtime::scratch(tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots"));
+    const std::size_t status_bytes = tile_state_bytes<three_way_tile_state>(split_tiles, "choose_pivots");
+    if (split_status.size() != status_bytes) split_status = runtime::scratch(status_bytes);
     const auto status = tile_state_on<three_way_tile_state>(split_tiles, split_status.get(), split_status.size(),
                                                             "choose_pivots");
     // warps for the long queue: no more than its slots (n / (block_sort_limit<T> + 1) can be that long)
@@ -1153,14 +1172,15 @@ void pivots_by_tiles(const three_way_round<T>& round, const Chooser& chooser, bo
 
 /// The count pass over round.from, each segment's pivot chosen on the way
 /// (chooser(keys, s, length[s]), stored at its head); the descents are added
-/// into *descents, which the caller zeroed.
+/// into *descents, which the caller zeroed. first_state: three_way_one_first_segment.
 template <class T, class Chooser>
-void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& chooser, unsigned long long* descents) {
+void three_way_count_by_tiles(const three_way_round<T>& round, const Chooser& chooser, unsigned long long* descents,
+                              bool first_state) {
     const int num_tiles = int((std::size_t(round.n) + three_way_tile_shape<T>::size - 1) / three_way_tile_shape<T>::size);
     three_way_count_tiles<T, Chooser><<<num_tiles, three_way_tile_shape<T>::threads, 0, round.stream>>>(round, chooser,
                                                                                                       descents);
     backend::check_launch("count_three_ways (count by tiles)");
-    if (three_way_one_first_segment<T>(round.splits, round.n)) {  // the tiles left their counts: offsets, totals
+    if (first_state) {  // the tiles left their counts: offsets, totals
         const int blocks = (num_tiles + three_way_first_offsets_threads - 1) / three_way_first_offsets_threads;
         const tile_state<three_way_tile_state> status(blocks, round.stream, "count_three_ways (first offsets)");
         three_way_first_offsets<T><<<blocks, three_way_first_offsets_threads, 0, round.stream>>>(round, num_tiles, descents,
@@ -1175,10 +1195,10 @@ template <class T> constexpr bool three_way_splits_any_order = std::is_integral_
 /// The split pass: round.from split into round.to, stably or in any order
 /// within each class (AnyOrder: integer keys only; with round.unsorted, the
 /// split that counts and its fill pass, no count before them). The stable pass's
-/// look-back status is the one choose_pivots initialised in `chosen`;
+/// look-back status is the one choose_pivots initialised in `*chosen`;
 /// without one (the pivots chosen by the count pass, or none chosen since
 /// the last split) it is made and initialised here.
-template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch& chosen) {
+template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_round<T>& round, const runtime::scratch* chosen) {
     const int num_tiles = three_way_tiles_of<T>(round.n);
     backend::fill_zero(round.block_sort_queue, block_sort_queues * sizeof(std::uint32_t), round.stream,
                        "split_three_ways (block-sort queues)");
@@ -1198,8 +1218,8 @@ template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_
     const std::size_t bytes = tile_state_bytes<three_way_tile_state>(num_tiles, "split_three_ways");
     std::optional<tile_state<three_way_tile_state>> fresh;
     three_way_tile_state tiles;
-    if (chosen.get() && chosen.size() == bytes) {
-        tiles = tile_state_on<three_way_tile_state>(num_tiles, chosen.get(), bytes, "split_three_ways");
+    if (chosen && chosen->size() == bytes) {
+        tiles = tile_state_on<three_way_tile_state>(num_tiles, chosen->get(), bytes, "split_three_ways");
     } else {
         fresh.emplace(num_tiles, round.stream, "split_three_ways");
         tiles = fresh->tiles;
@@ -1241,7 +1261,8 @@ template <class T> struct three_way_tiles {
         r.finished = book.finished.data();
         r.tile_offsets = book.tile_offsets.data();
         r.descents_seen = book.descents_seen.data();
-        r.splits = book.splits;
+        r.splits = book.split_words.data() + book.splits % 2;
+        r.next_splits = book.split_words.data() + (book.splits + 1) % 2;
         r.n = std::int32_t(keys.size());
         r.stream = current_stream();
         return r;
@@ -1277,6 +1298,7 @@ template <class T> struct three_way_tiles {
         book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
         book.descents_seen = vector<std::uint32_t>(1, no_init);
         backend::fill_bytes(book.descents_seen.data(), 0xFF, sizeof(std::uint32_t), s, "pivoted_segments (descents seen)");
+        book.split_words = vector<std::uint32_t>(2);  // no split yet
     }
 
     /// Whether a first state of n keys can read them where the program holds
@@ -1305,15 +1327,22 @@ template <class T> struct three_way_tiles {
         if (!fits(n)) return generic::choose_pivots(segs, chooser);
         auto& book = three_way_access::book(segs);  // the split marked the tiles with heads
         pivots_by_tiles(round_of(segs), chooser, book.short_sorted == book.splits, book.split_status);
+        book.split_status_chosen = true;
     }
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
         const std::size_t n = segs.size();
         if (n < 2 || !fits(n)) return generic::count(segs, chooser);
         device_value<index_t> descents = generic::no_descents(current_stream());  // the count pass adds into it
-        static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass adds 64-bit words");
-        three_way_count_by_tiles(round_of(segs), chooser, reinterpret_cast<unsigned long long*>(descents.ptr()));
+        count_into(segs, chooser, descents);
         return descents;
+    }
+    /// The count into a zeroed word of the caller's.
+    template <class Chooser> static void count_into(segments& segs, const Chooser& chooser, device_value<index_t>& descents) {
+        static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass adds 64-bit words");
+        auto& book = three_way_access::book(segs);
+        three_way_count_by_tiles(round_of(segs), chooser, reinterpret_cast<unsigned long long*>(descents.ptr()),
+                                 three_way_one_first_segment<T>(book.splits, std::int32_t(segs.size())));
     }
 
     static void sort_short(segments& segs) {
@@ -1332,20 +1361,41 @@ template <class T> struct three_way_tiles {
     /// Integer keys without look-back; others stably (one of the orders).
     static segments split_any_order(segments& segs) { return split_by_tiles<three_way_splits_any_order<T>>(segs); }
 
+    /// Whether a state's rounds (the base case, choose_pivots,
+    /// count_split_any_order into a caller's word) are to be repeated by the
+    /// device: from the third round on they allocate nothing and wait for
+    /// nothing, their buffers alternating; worth a graph from
+    /// three_way_rounds_on_device_from keys.
+    static bool repeats_on_device(std::size_t n) { return n >= three_way_rounds_on_device_from && fits(n); }
+
     /// Whether count_split_any_order counts in the split itself (one pass fewer).
     static constexpr bool counts_in_split = three_way_splits_any_order<T>;
     /// The split that counts (counts_in_split), and whether any key it read was
     /// not finished; other keys count, then split.
     static std::pair<segments, device_value<index_t>> count_split_any_order(segments& segs) {
-        const std::size_t n = segs.size();
-        if (!counts_in_split || n < 2 || !fits(n)) {
-            device_value<index_t> descents = count(segs, chosen_pivot<decltype(reader(segs.pivot))>{reader(segs.pivot)});
-            return {split_any_order(segs), std::move(descents)};
-        }
-        device_value<index_t> unsorted = generic::no_descents(current_stream());  // set by the split
-        static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass stores a 64-bit word");
-        segments out = split_by_tiles<counts_in_split>(segs, reinterpret_cast<unsigned long long*>(unsorted.ptr()));
+        device_value<index_t> unsorted(current_stream());
+        segments out = count_split_any_order(segs, unsorted);
         return {std::move(out), std::move(unsorted)};
+    }
+    /// The same, the number in the caller's word (zeroed here first): no
+    /// allocation once the state's rounds have made their buffers (after two
+    /// splits), so rounds of it can be repeated on the device.
+    static segments count_split_any_order(segments& segs, device_value<index_t>& unsorted) {
+        const std::size_t n = segs.size();
+        if (n < 2 || !fits(n)) {
+            auto [out, number] = generic::count_split_any_order(segs);
+            backend::copy_on_device(unsorted.ptr(), number.ptr(), sizeof(index_t), current_stream(),
+                                    "count_split_three_ways (its number)");
+            return std::move(out);
+        }
+        backend::fill_zero(unsorted.ptr(), sizeof(index_t), current_stream(), "count_split_three_ways (its number)");
+        if constexpr (!counts_in_split) {
+            count_into(segs, chosen_pivot<decltype(reader(segs.pivot))>{reader(segs.pivot)}, unsorted);
+            return split_any_order(segs);
+        } else {
+            static_assert(sizeof(index_t) == sizeof(unsigned long long), "the tile pass stores a 64-bit word");
+            return split_by_tiles<counts_in_split>(segs, reinterpret_cast<unsigned long long*>(unsorted.ptr()));
+        }
     }
 
     template <bool AnyOrder> static segments split_by_tiles(segments& segs, unsigned long long* unsorted = nullptr) {
@@ -1356,21 +1406,24 @@ template <class T> struct three_way_tiles {
         auto& book = three_way_access::book(out);
         book = std::move(three_way_access::book(segs));
         const bool reuse = book.keys_two_splits_ago.size() == n;
-        out.length = vector<Pos>(n, no_init);
         vector<std::uint64_t> totals = std::move(book.counts);  // read here; the new state's are zeroed at its heads
-        book.counts = vector<std::uint64_t>(n, no_init);
+        // the buffers of two states ago, where there are such (no split reads what they hold)
+        book.counts = reuse ? std::move(book.counts_two_splits_ago) : vector<std::uint64_t>(n, no_init);
+        out.length = reuse ? std::move(book.length_two_splits_ago) : vector<Pos>(n, no_init);
         out.keys = reuse ? std::move(book.keys_two_splits_ago) : vector<T>(n, no_init);
         out.start = reuse ? std::move(book.start_two_splits_ago) : vector<Pos>(n, no_init);
         three_way_round<T> round = round_of(segs.keys, segs.start, segs.length, out.pivot, book);
         round.from.totals = totals.data();
         round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
         round.unsorted = unsorted;
-        const runtime::scratch chosen = std::move(book.split_status);  // this split's only: freed after its pass
-        three_way_split_by_tiles<T, AnyOrder>(round, chosen);
+        three_way_split_by_tiles<T, AnyOrder>(round, book.split_status_chosen ? &book.split_status : nullptr);
+        book.split_status_chosen = false;  // the next split's is initialised by the next choose_pivots
         book.first_keys = nullptr;  // the split wrote every key into out.keys
         ++book.splits;
         book.keys_two_splits_ago = std::move(segs.keys);
         book.start_two_splits_ago = std::move(segs.start);
+        book.length_two_splits_ago = std::move(segs.length);
+        book.counts_two_splits_ago = std::move(totals);
         return out;
     }
 };
