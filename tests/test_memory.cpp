@@ -244,6 +244,32 @@ TEST_CASE("repeat_on_device: the device repeats a period of calls until a period
         CHECK(word.to_host() == std::vector<long long>{0, 5});
         CHECK(calls == (sv::runtime::device_loops() ? 1 : 5));  // captured once, or called by run()
     }
+    // a site's graph is kept and updated from call to call: two loops of one
+    // site prepared before either runs (the second makes a graph of its own),
+    // then the site's graph again with other words and another period
+    {
+        sv::vector<long long> first(std::vector<long long>{3, 3}), second(std::vector<long long>{6, 6});
+        sv::device_value<sv::index_t> test_a, test_b;
+        struct counting {
+            long long* word;
+            sv::index_t* test;
+            const sv::index_t* operator()() const {
+                thrust::for_each_n(sv::detail::policy(), thrust::counting_iterator<int>(0), 1, count_down{word, test, 0, 0});
+                return test;
+            }
+        };
+        auto a = sv::runtime::prepare_repeat(1, counting{first.data(), test_a.ptr()});
+        auto b = sv::runtime::prepare_repeat(1, counting{second.data(), test_b.ptr()});
+        CHECK(b.run().calls == 6);
+        CHECK(a.run().calls == 3);
+        CHECK(first.to_host() == std::vector<long long>{0, 3});
+        CHECK(second.to_host() == std::vector<long long>{0, 6});
+        sv::vector<long long> third(std::vector<long long>{4, 4});
+        CHECK(sv::runtime::repeat_on_device(2, counting{third.data(), test_a.ptr()}).calls == 4);
+        CHECK(sv::runtime::repeat_on_device(1, counting{first.data() + 1, test_b.ptr()}).calls == 3);
+        CHECK(third.to_host() == std::vector<long long>{0, 4});
+        CHECK(first.to_host() == std::vector<long long>{0, 0});
+    }
     CHECK_THROWS_WITH_AS(sv::runtime::repeat_on_device(0, [] { return static_cast<const sv::index_t*>(nullptr); }),
                          doctest::Contains("period 0"), sv::error);
 }

@@ -31,6 +31,12 @@
 // period whose last call leaves its test 0, so a program whose rounds stay
 // done once done may run up to period - 1 rounds past the one that ended it.
 //
+// A graph is instantiated once per call site (per type of body) and
+// thread, and kept: a later call at that site captures its calls again into
+// the kept loop and updates its executable graph in place, which costs the
+// host much less than instantiating a new one. A loop prepared while the
+// site's graph is held by another loop not yet run makes one of its own.
+//
 // SCANVEC_HOST_ROUNDS=1 in the environment (read once) turns the graphs off:
 // run() then calls the body in a loop from the host, reading the test after
 // each call, as on the host backend. For tools that cannot follow a graph's
@@ -46,8 +52,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
@@ -109,6 +118,77 @@ inline stream_t capture_stream(const char* op) {
     return stream.s;
 }
 
+/// A loop's graph: a conditional while node whose body graph is captured
+/// anew by each prepare_repeat, and the executable graph, instantiated once
+/// and then updated in place (the node and its condition stay the same, as
+/// an update requires).
+class repeat_graph {
+public:
+    repeat_graph(const repeat_graph&) = delete;
+    repeat_graph& operator=(const repeat_graph&) = delete;
+    explicit repeat_graph(const char* op) {
+        backend::check(cudaGetDevice(&device_), op);
+        backend::check(cudaGraphCreate(&graph_, 0), op);
+        backend::check(cudaGraphConditionalHandleCreate(&condition_, graph_, 1, cudaGraphCondAssignDefault), op);
+        cudaGraphNodeParams params{};
+        params.type = cudaGraphNodeTypeConditional;
+        params.conditional.handle = condition_;
+        params.conditional.type = cudaGraphCondTypeWhile;
+        params.conditional.size = 1;
+        cudaGraphNode_t node;
+        backend::check(cudaGraphAddNode(&node, graph_, nullptr, nullptr, 0, &params), op);
+        body_ = params.conditional.phGraph_out[0];
+    }
+    ~repeat_graph() {
+        if (exec_) (void)cudaGraphExecDestroy(exec_);
+        if (graph_) (void)cudaGraphDestroy(graph_);
+    }
+    int device() const { return device_; }
+    cudaGraphConditionalHandle condition() const { return condition_; }
+    /// The loop's body, emptied of the calls captured before.
+    cudaGraph_t empty_body(const char* op) {
+        std::size_t count = 0;
+        backend::check(cudaGraphGetNodes(body_, nullptr, &count), op);
+        if (count == 0) return body_;
+        std::vector<cudaGraphNode_t> nodes(count);
+        backend::check(cudaGraphGetNodes(body_, nodes.data(), &count), op);
+        for (std::size_t k = 0; k < count; ++k) backend::check(cudaGraphDestroyNode(nodes[k]), op);
+        return body_;
+    }
+    /// The executable graph of the body as captured now: the kept one updated
+    /// where its nodes pair with the new body's (the same launches in the same
+    /// order), else a new one.
+    cudaGraphExec_t executable(const char* op) {
+        if (exec_) {
+            cudaGraphExecUpdateResultInfo info{};
+            if (cudaGraphExecUpdate(exec_, graph_, &info) == cudaSuccess) return exec_;
+            (void)cudaGetLastError();  // a refused update is not the program's error
+            (void)cudaGraphExecDestroy(exec_);
+            exec_ = nullptr;
+        }
+        backend::check(cudaGraphInstantiate(&exec_, graph_, 0), op);
+        return exec_;
+    }
+
+private:
+    int device_ = -1;
+    cudaGraph_t graph_ = nullptr;
+    cudaGraph_t body_ = nullptr;  ///< owned by graph_'s node
+    cudaGraphConditionalHandle condition_{};
+    cudaGraphExec_t exec_ = nullptr;
+};
+
+/// Where a call site keeps its graph between calls on one thread (one per
+/// type of body): empty while a loop holds it. Owned by the thread (a loop
+/// that outlives it finds it gone).
+struct repeat_site {
+    std::unique_ptr<repeat_graph> kept;
+};
+template <class Body> const std::shared_ptr<repeat_site>& site_of() {
+    thread_local const std::shared_ptr<repeat_site> site = std::make_shared<repeat_site>();
+    return site;
+}
+
 /// Whether the cache handed out or took back a block between two looks.
 inline bool memory_moved(const memory_stats& a, const memory_stats& b) {
     return a.cache_hits != b.cache_hits || a.backend_allocations != b.backend_allocations ||
@@ -135,8 +215,10 @@ public:
     }
     ~repeat_loop() {
 #if defined(SCANVEC_BACKEND_CUDA)
-        if (exec_) (void)cudaGraphExecDestroy(exec_);
-        if (graph_) (void)cudaGraphDestroy(graph_);
+        // the graph goes back to its site for the next call there, if the site is free
+        // (and only on the site's own thread, while it lives)
+        if (!graph_ || owner_ != std::this_thread::get_id()) return;
+        if (const auto site = site_.lock(); site && !site->kept) site->kept = std::move(graph_);
 #endif
     }
 
@@ -178,6 +260,8 @@ private:
 #if defined(SCANVEC_BACKEND_CUDA)
         std::swap(graph_, o.graph_);
         std::swap(exec_, o.exec_);
+        std::swap(site_, o.site_);
+        std::swap(owner_, o.owner_);
         std::swap(counts_, o.counts_);
 #endif
     }
@@ -185,8 +269,10 @@ private:
     int period_ = 1;
     std::function<const index_t*()> body_;  ///< kept where run() calls it (no graph)
 #if defined(SCANVEC_BACKEND_CUDA)
-    cudaGraph_t graph_ = nullptr;
-    cudaGraphExec_t exec_ = nullptr;
+    std::unique_ptr<detail::repeat_graph> graph_;
+    cudaGraphExec_t exec_ = nullptr;  ///< graph_'s, as captured for this loop
+    std::weak_ptr<detail::repeat_site> site_;
+    std::thread::id owner_;
     scratch counts_;
 #endif
 };
@@ -207,17 +293,14 @@ template <class Body> repeat_loop prepare_repeat(int period, Body body) {
 #if defined(SCANVEC_BACKEND_CUDA)
     constexpr const char* op = detail::repeat_op;
     loop.counts_ = scratch(sizeof(detail::repeat_counts));
-    backend::check(cudaGraphCreate(&loop.graph_, 0), op);
-    cudaGraphConditionalHandle condition;
-    backend::check(cudaGraphConditionalHandleCreate(&condition, loop.graph_, 1, cudaGraphCondAssignDefault), op);
-    cudaGraphNodeParams params{};
-    params.type = cudaGraphNodeTypeConditional;
-    params.conditional.handle = condition;
-    params.conditional.type = cudaGraphCondTypeWhile;
-    params.conditional.size = 1;
-    cudaGraphNode_t node;
-    backend::check(cudaGraphAddNode(&node, loop.graph_, nullptr, nullptr, 0, &params), op);
-    cudaGraph_t body_graph = params.conditional.phGraph_out[0];
+    // the site's kept graph if it is free and of this device, else a new one
+    const std::shared_ptr<detail::repeat_site>& site = detail::site_of<Body>();
+    std::unique_ptr<detail::repeat_graph> graph = std::move(site->kept);
+    int device = 0;
+    backend::check(cudaGetDevice(&device), op);
+    if (!graph || graph->device() != device) graph = std::make_unique<detail::repeat_graph>(op);
+    const cudaGraph_t body_graph = graph->empty_body(op);
+    const cudaGraphConditionalHandle condition = graph->condition();
 
     const stream_t capture = detail::capture_stream(op);
     const memory_stats before = memory().stats();
@@ -244,7 +327,10 @@ template <class Body> repeat_loop prepare_repeat(int period, Body body) {
     if (detail::memory_moved(before, memory().stats()))
         throw error(std::string(op) + ": the body allocated or freed memory while it was captured; its rounds must reuse "
                                       "the same memory every " + std::to_string(period) + " calls");
-    backend::check(cudaGraphInstantiate(&loop.exec_, loop.graph_, 0), op);
+    loop.exec_ = graph->executable(op);
+    loop.graph_ = std::move(graph);
+    loop.site_ = site;
+    loop.owner_ = std::this_thread::get_id();
 #endif
     return loop;
 }

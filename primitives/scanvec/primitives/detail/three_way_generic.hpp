@@ -269,9 +269,13 @@ template <class T, class Pos> struct three_way_generic {
 
     /// A new state of one segment, its keys in place: the length at 0.
     static void begin(segments& segs) {
-        three_way_access::book(segs).counts = vector<typename counts::word>(segs.size(), no_init);
+        begin_unwritten(segs);
         if (segs.size() == 0) return;
         backend::write_small(segs.length.data(), Pos(segs.size()), current_stream(), "pivoted_segments (length)");
+    }
+    /// Its bookkeeping allocated, nothing written (the caller writes the length at 0).
+    static void begin_unwritten(segments& segs) {
+        three_way_access::book(segs).counts = vector<typename counts::word>(segs.size(), no_init);
     }
 
     static device_value<index_t> no_descents(stream_t s) {

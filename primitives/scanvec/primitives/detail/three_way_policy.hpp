@@ -58,9 +58,9 @@ constexpr int three_way_pivot_threads = 256;
 /// segment a warp at a time (the queue holds at most n / 16385 of them: 2^14
 /// at 2^28 keys).
 constexpr std::size_t three_way_pivot_queue_warps = 4096;
-/// A first state's starts (three_way_first_starts): a thread a tile, a few
-/// stores each; any block size that fills warps does.
-constexpr int three_way_first_starts_threads = 256;
+/// A first state's bookkeeping (three_way_first_words_set): a thread a word
+/// (or a tile's starts), a few stores each; any block size that fills warps does.
+constexpr int three_way_first_words_threads = 256;
 /// The first state's tile offsets (three_way_first_offsets): a thread a
 /// tile, a block this many (256 blocks at 2^28 keys), across blocks by
 /// look-back, so that the scan's loads are coalesced and many in flight.
@@ -122,10 +122,10 @@ constexpr std::uint32_t block_sort_limit =
     block_sort_by_radix<T> ? std::uint32_t(block_sort_large<T>::keys) : std::uint32_t(short_sort_shape<T>::tile_keys);
 
 /// The fewest keys whose rounds after the first run on the device
-/// (repeats_on_device: one CUDA graph, runtime/repeat_on_device.hpp). The
-/// graph's capture and instantiation cost the host more than the launches
-/// they save until a round's kernels are long: slower at 2^20, faster at
-/// 2^24 and 2^28 (docs/design/quicksort.md, "The rounds on the device").
-constexpr std::size_t three_way_rounds_on_device_from = std::size_t(1) << 22;
+/// (repeats_on_device: one CUDA graph, runtime/repeat_on_device.hpp). Below,
+/// a round's kernels are so short that capturing two rounds and updating
+/// the kept graph cost the host about what the launches they replace do
+/// (docs/design/quicksort.md, "The rounds on the device").
+constexpr std::size_t three_way_rounds_on_device_from = std::size_t(1) << 18;
 
 }  SCANVEC_NAMESPACE_END  // detail

@@ -1123,20 +1123,52 @@ __global__ void __launch_bounds__(three_way_first_offsets_threads)
     }
 }
 
-/// A first state's starts, all 0 (one segment), where the passes before its
-/// split read them: the two ends of each count and split tile (one_segment:
-/// every tile is then inside the one segment, and loads no other start) and
-/// the first short-sort tile and the position after it, where choose_pivots
-/// without the base case before it looks for heads. The rest the split after
-/// next writes, as it writes a state's buffers of two states ago.
-template <class T>
-__global__ void three_way_first_starts(std::uint32_t* start, std::int32_t n, std::int32_t head_span) {
+/// A first state's bookkeeping (three_way_tiles::begin): every word of it
+/// is written by one launch. Written one by one (fills and small writes) they
+/// took ten launches, which cost the host more than the first round's
+/// passes take the GPU at 2^20 keys (docs/design/quicksort.md).
+struct three_way_first_words {
+    std::uint64_t* counts;         ///< counts[0] <- 0: the count pass adds into the head's totals
+    std::uint32_t* length;         ///< length[0] <- n: the one segment
+    std::uint32_t* tile_heads;     ///< `heads` words <- ~0 (no tile marked), but head_word <- splits (split 0's head)
+    std::uint32_t* queue;          ///< `queue_words` <- 0, but queue_one <- 1 (the one segment) where >= 0
+    std::uint32_t* finished;       ///< `finished_words` <- three_way_never_finished
+    std::uint64_t* tile_offsets;   ///< `offset_words` <- 0
+    std::uint32_t* descents_seen;  ///< <- ~0
+    std::uint32_t* split_words;    ///< both <- 0
+    /// null, or a first state's starts, all 0 (one segment), where the passes
+    /// before its split read them: the two ends of each count and split tile
+    /// (one_segment: every tile is then inside the one segment, and loads no
+    /// other start) and the first short-sort tile and the position after it,
+    /// where choose_pivots without the base case before it looks for heads.
+    /// The rest the split after next writes, as it writes a state's buffers of
+    /// two states ago.
+    std::uint32_t* start;
+    std::uint32_t splits;
+    std::int32_t n, heads, head_word, queue_words, queue_one, finished_words, offset_words, head_span, start_threads;
+    std::int32_t threads() const {
+        return std::max({std::int32_t(1), heads, queue_words, finished_words, offset_words, start ? start_threads : 0});
+    }
+};
+
+template <class T> __global__ void three_way_first_words_set(three_way_first_words w) {
     const std::int32_t i = std::int32_t(blockIdx.x) * std::int32_t(blockDim.x) + std::int32_t(threadIdx.x);
-    if (i < head_span) start[i] = 0;
+    if (i == 0) {
+        w.counts[0] = 0;
+        w.length[0] = std::uint32_t(w.n);
+        *w.descents_seen = ~std::uint32_t(0);
+        w.split_words[0] = w.split_words[1] = 0;
+    }
+    if (i < w.heads) w.tile_heads[i] = i == w.head_word ? w.splits : ~std::uint32_t(0);
+    if (i < w.queue_words) w.queue[i] = i == w.queue_one ? 1u : 0u;
+    if (i < w.finished_words) w.finished[i] = three_way_never_finished;
+    if (i < w.offset_words) w.tile_offsets[i] = 0;
+    if (!w.start || i >= w.start_threads) return;
+    if (i < w.head_span) w.start[i] = 0;
     const std::int32_t base = i * three_way_tile_shape<T>::size;
-    if (base >= n) return;
-    start[base] = 0;
-    start[three_way_run<T>::last_of(base, n)] = 0;
+    if (base >= w.n) return;
+    w.start[base] = 0;
+    w.start[three_way_run<T>::last_of(base, w.n)] = 0;
 }
 
 /// choose_pivots over the state round.from, by the marks of the last split
@@ -1271,35 +1303,58 @@ template <class T> struct three_way_tiles {
         return round_of(segs.keys, segs.start, segs.length, segs.pivot, three_way_access::book(segs));
     }
 
-    /// The set-up is queued (fills and words written by small launches): no wait.
-    static void begin(segments& segs) {
-        generic::begin(segs);
+    /// A new state of one segment: its bookkeeping allocated and set (with
+    /// first_starts, the starts the passes before its split read).
+    static void begin_with(segments& segs, bool first_starts) {
         const std::size_t n = segs.size();
-        if (n == 0) return;
+        if (n < 2 || !fits(n)) {
+            generic::begin(segs);
+            // the count pass adds into the totals at heads
+            if (n) backend::fill_zero(three_way_access::book(segs).counts.data(), sizeof(std::uint64_t), current_stream(),
+                                      "pivoted_segments (counts)");
+            return;
+        }
+        generic::begin_unwritten(segs);
         auto& book = three_way_access::book(segs);
-        const stream_t s = current_stream();
-        // the count pass adds into the totals at heads
-        backend::fill_zero(book.counts.data(), sizeof(std::uint64_t), s, "pivoted_segments (counts)");
-        if (n < 2 || !fits(n)) return;
-        // no split has marked any tile yet (~0); "split 0" left one head, at 0
         const std::size_t tile_keys = short_sort_shape<T>::tile_keys, tiles = (n + tile_keys - 1) / tile_keys;
-        book.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
-        backend::fill_bytes(book.tile_heads.data(), 0xFF, 2 * tiles * sizeof(std::uint32_t), s, "pivoted_segments (marks)");
-        backend::write_small(book.tile_heads.data() + (n > tile_keys), book.splits, s, "pivoted_segments (marks)");
-        // slots in each queue for the most segments longer than a tile a split can make (zeroed)
-        book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles));
-        if (n > tile_keys)  // the one segment, at 0 (its head's word is zeroed)
-            backend::write_small(book.block_sort_queue.data() + block_sort_queue_of<T>(std::uint32_t(n)), std::uint32_t(1), s,
-                                 "pivoted_segments (block-sort queue)");
         const std::size_t passes = three_way_tile_shape<T>::size, words = (n + passes - 1) / passes;
-        static_assert(three_way_never_finished == ~std::uint32_t(0), "never finished: every byte 0xFF");
+        book.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
+        // slots in each queue for the most segments longer than a tile a split can make
+        book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles), no_init);
         book.finished = vector<std::uint32_t>(words, no_init);
-        backend::fill_bytes(book.finished.data(), 0xFF, words * sizeof(std::uint32_t), s, "pivoted_segments (finished)");
-        book.tile_offsets = vector<std::uint64_t>(2 * words);  // zeroed: a finished tile's are read, not used
+        book.tile_offsets = vector<std::uint64_t>(2 * words, no_init);  // a finished tile's are read, not used
         book.descents_seen = vector<std::uint32_t>(1, no_init);
-        backend::fill_bytes(book.descents_seen.data(), 0xFF, sizeof(std::uint32_t), s, "pivoted_segments (descents seen)");
-        book.split_words = vector<std::uint32_t>(2);  // no split yet
+        book.split_words = vector<std::uint32_t>(2, no_init);
+        three_way_first_words w{};
+        static_assert(sizeof(*book.counts.data()) == sizeof(std::uint64_t), "the head's totals are one 64-bit word");
+        w.counts = reinterpret_cast<std::uint64_t*>(book.counts.data());
+        w.length = segs.length.data();
+        w.tile_heads = book.tile_heads.data();
+        w.queue = book.block_sort_queue.data();
+        w.finished = book.finished.data();
+        w.tile_offsets = book.tile_offsets.data();
+        w.descents_seen = book.descents_seen.data();
+        w.split_words = book.split_words.data();
+        w.splits = book.splits;
+        w.n = std::int32_t(n);
+        w.heads = std::int32_t(2 * tiles);
+        w.head_word = n > tile_keys ? 1 : 0;  // "split 0" left one head, at 0
+        w.queue_words = std::int32_t(book.block_sort_queue.size());
+        w.queue_one = n > tile_keys ? std::int32_t(block_sort_queue_of<T>(std::uint32_t(n))) : -1;
+        w.finished_words = std::int32_t(words);
+        w.offset_words = std::int32_t(2 * words);
+        if (first_starts) {
+            w.start = segs.start.data();
+            w.head_span = std::min<std::int32_t>(w.n, std::int32_t(tile_keys) + 1);
+            w.start_threads = std::max(three_way_tiles_of<T>(w.n), w.head_span);
+        }
+        constexpr int threads = three_way_first_words_threads;
+        three_way_first_words_set<T><<<(w.threads() + threads - 1) / threads, threads, 0, current_stream()>>>(w);
+        backend::check_launch("pivoted_segments (first state's bookkeeping)");
     }
+
+    /// The set-up is queued (one launch, three_way_first_words_set): no wait.
+    static void begin(segments& segs) { begin_with(segs, false); }
 
     /// Whether a first state of n keys can read them where the program holds
     /// them (begin_over): positions the passes index, and more keys than the
@@ -1308,17 +1363,10 @@ template <class T> struct three_way_tiles {
 
     /// begin for a state whose keys are read at `keys` until its split (its own
     /// are unwritten): of its starts, all 0, only those the passes before the
-    /// split read are written (three_way_first_starts).
+    /// split read are written (three_way_first_words::start).
     static void begin_over(segments& segs, const T* keys) {
-        begin(segs);
+        begin_with(segs, true);
         three_way_access::book(segs).first_keys = keys;
-        const std::int32_t n = std::int32_t(segs.size());
-        const std::int32_t tiles = three_way_tiles_of<T>(n);
-        const std::int32_t head_span = std::min<std::int32_t>(n, short_sort_shape<T>::tile_keys + 1);
-        const std::int32_t threads = three_way_first_starts_threads, most = std::max(tiles, head_span);
-        three_way_first_starts<T><<<(most + threads - 1) / threads, threads, 0, current_stream()>>>(segs.start.data(), n,
-                                                                                                    head_span);
-        backend::check_launch("pivoted_segments (first starts)");
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
@@ -1349,10 +1397,13 @@ template <class T> struct three_way_tiles {
         const std::size_t n = segs.size();
         if (n < 2) return;
         if (!fits(n)) return generic::sort_short(segs);
-        const three_way_round<T> round = round_of(segs);
-        block_sort_queued(round);
-        short_sort_by_tiles(round);
         auto& book = three_way_access::book(segs);
+        // a first state of one segment longer than the base case sorts has nothing to sort (no launch)
+        if (!three_way_one_first_segment<T>(book.splits, std::int32_t(n))) {
+            const three_way_round<T> round = round_of(segs);
+            block_sort_queued(round);
+            short_sort_by_tiles(round);
+        }
         book.short_sorted = book.splits;  // choose_pivots then takes the long segments from their queue
     }
 
