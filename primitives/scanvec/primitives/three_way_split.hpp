@@ -271,10 +271,7 @@ pivoted_segments<T, Pos> count_split_three_ways(pivoted_segments<T, Pos>& segs, 
         return detail::labelled("count_split_three_ways", segs.size(),
                                 [&] { return impl::count_split_any_order(segs, unsorted); });
     } else {
-        auto [next, number] = count_split_three_ways(segs, any_order);
-        backend::copy_on_device(unsorted.ptr(), number.ptr(), sizeof(index_t), current_stream(),
-                                "count_split_three_ways (its number)");
-        return std::move(next);
+        return detail::number_into(count_split_three_ways(segs, any_order), unsorted);
     }
 }
 

@@ -259,6 +259,15 @@ struct three_way_access {
     }
 };
 
+/// A split that counts, its number moved into the caller's word: for forms
+/// whose split returns its own word (count_split_three_ways(segs, any_order, word)).
+template <class Segments>
+Segments number_into(std::pair<Segments, device_value<index_t>> split, device_value<index_t>& word) {
+    backend::copy_on_device(word.ptr(), split.second.ptr(), sizeof(index_t), current_stream(),
+                            "count_split_three_ways (its number)");
+    return std::move(split.first);
+}
+
 /// The generic form: each step a few primitive calls over the whole vector.
 template <class T, class Pos> struct three_way_generic {
     using segments = pivoted_segments<T, Pos>;

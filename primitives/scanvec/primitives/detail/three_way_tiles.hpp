@@ -1433,12 +1433,7 @@ template <class T> struct three_way_tiles {
     /// splits), so rounds of it can be repeated on the device.
     static segments count_split_any_order(segments& segs, device_value<index_t>& unsorted) {
         const std::size_t n = segs.size();
-        if (n < 2 || !fits(n)) {
-            auto [out, number] = generic::count_split_any_order(segs);
-            backend::copy_on_device(unsorted.ptr(), number.ptr(), sizeof(index_t), current_stream(),
-                                    "count_split_three_ways (its number)");
-            return std::move(out);
-        }
+        if (n < 2 || !fits(n)) return number_into(generic::count_split_any_order(segs), unsorted);
         backend::fill_zero(unsorted.ptr(), sizeof(index_t), current_stream(), "count_split_three_ways (its number)");
         if constexpr (!counts_in_split) {
             count_into(segs, chosen_pivot<decltype(reader(segs.pivot))>{reader(segs.pivot)}, unsorted);
