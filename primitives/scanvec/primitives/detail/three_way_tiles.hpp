@@ -1124,9 +1124,8 @@ __global__ void __launch_bounds__(three_way_first_offsets_threads)
 }
 
 /// A first state's bookkeeping (three_way_tiles::begin): every word of it
-/// is written by one launch. Written one by one (fills and small writes) they
-/// took ten launches, which cost the host more than the first round's
-/// passes take the GPU at 2^20 keys (docs/design/quicksort.md).
+/// is written by one launch, since each launch costs the host time that
+/// small sorts wait for (docs/design/quicksort.md).
 struct three_way_first_words {
     std::uint64_t* counts;         ///< counts[0] <- 0: the count pass adds into the head's totals
     std::uint32_t* length;         ///< length[0] <- n: the one segment
