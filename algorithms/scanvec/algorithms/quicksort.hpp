@@ -212,8 +212,8 @@ struct no_round_callback {
 // the rounds after the first count F as they split (count_split_three_ways:
 // one pass on CUDA), and the test becomes whether any key was left unsorted.
 // Where the state's rounds allocate nothing and wait for nothing and are
-// long enough to pay for a graph (repeats_on_device: CUDA tiles, from 2^22
-// keys), the rounds after the first are queued once and the device repeats
+// long enough to pay for a graph (repeats_on_device: CUDA tiles, from
+// three_way_rounds_on_device_from keys), the rounds after the first are queued once and the device repeats
 // them while a key is unsorted (runtime/repeat_on_device.hpp): the host waits once.
 template <class Pos, class A, class OnRound>
 quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, bool base_case) {
