@@ -155,20 +155,21 @@ public:
         for (std::size_t k = 0; k < count; ++k) backend::check(cudaGraphDestroyNode(nodes[k]), op);
         return body_;
     }
-    /// The executable graph of the body as captured now: the kept one updated
-    /// where its nodes pair with the new body's (the same launches in the same
-    /// order), else a new one.
-    cudaGraphExec_t executable(const char* op) {
+    /// Makes the executable graph that of the body as captured now: the kept
+    /// one updated where its nodes pair with the new body's (the same launches
+    /// in the same order), else a new one.
+    void make_executable(const char* op) {
         if (exec_) {
             cudaGraphExecUpdateResultInfo info{};
-            if (cudaGraphExecUpdate(exec_, graph_, &info) == cudaSuccess) return exec_;
+            if (cudaGraphExecUpdate(exec_, graph_, &info) == cudaSuccess) return;
             (void)cudaGetLastError();  // a refused update is not the program's error
             (void)cudaGraphExecDestroy(exec_);
             exec_ = nullptr;
         }
         backend::check(cudaGraphInstantiate(&exec_, graph_, 0), op);
-        return exec_;
     }
+    /// The executable graph (null before make_executable).
+    cudaGraphExec_t executable() const { return exec_; }
 
 private:
     int device_ = -1;
@@ -224,10 +225,10 @@ public:
 
     repeat_tally run() {
 #if defined(SCANVEC_BACKEND_CUDA)
-        if (!exec_) return run_from_host();
+        if (!graph_) return run_from_host();
         const stream_t launch = current_stream();
         backend::fill_zero(counts_.get(), sizeof(detail::repeat_counts), launch, detail::repeat_op);
-        backend::check(cudaGraphLaunch(exec_, launch), detail::repeat_op);
+        backend::check(cudaGraphLaunch(graph_->executable(), launch), detail::repeat_op);
         detail::repeat_counts ran{};
         backend::read_small(&ran, counts_.get(), sizeof(ran), launch, detail::repeat_op);
         return {ran.calls, ran.nonzero};
@@ -259,7 +260,6 @@ private:
         std::swap(body_, o.body_);
 #if defined(SCANVEC_BACKEND_CUDA)
         std::swap(graph_, o.graph_);
-        std::swap(exec_, o.exec_);
         std::swap(site_, o.site_);
         std::swap(owner_, o.owner_);
         std::swap(counts_, o.counts_);
@@ -269,8 +269,7 @@ private:
     int period_ = 1;
     std::function<const index_t*()> body_;  ///< kept where run() calls it (no graph)
 #if defined(SCANVEC_BACKEND_CUDA)
-    std::unique_ptr<detail::repeat_graph> graph_;
-    cudaGraphExec_t exec_ = nullptr;  ///< graph_'s, as captured for this loop
+    std::unique_ptr<detail::repeat_graph> graph_;  ///< as captured for this loop; null: the calls run from the host
     std::weak_ptr<detail::repeat_site> site_;
     std::thread::id owner_;
     scratch counts_;
@@ -327,7 +326,7 @@ template <class Body> repeat_loop prepare_repeat(int period, Body body) {
     if (detail::memory_moved(before, memory().stats()))
         throw error(std::string(op) + ": the body allocated or freed memory while it was captured; its rounds must reuse "
                                       "the same memory every " + std::to_string(period) + " calls");
-    loop.exec_ = graph->executable(op);
+    graph->make_executable(op);
     loop.graph_ = std::move(graph);
     loop.site_ = site;
     loop.owner_ = std::this_thread::get_id();
