@@ -39,7 +39,7 @@ bash .ci/deps.sh
 
 # The host backend once, under AddressSanitizer + UBSan: every test and
 # example built and run, the one-file tests as 4 grouped executables, the
-# distributed ones as 2 (run with 1 to 3 ranks), the examples as 2 programs
+# distributed ones as 2 (run with 1 to 4 ranks), the examples as 2 programs
 # and the fuzzer as 2 units (SCANVEC_TEST_UNITS in the preset;
 # tests/CMakeLists.txt and examples/CMakeLists.txt say why). At -Og,
 # not -O1 (the host-asan preset): g++ spends most of a sanitized compile optimising, and -Og builds in ~60% of the time

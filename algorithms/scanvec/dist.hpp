@@ -12,7 +12,8 @@
 // (sv::split_radix_sort(d), sv::split_by_enumerate(d, f), sv::line_of_sight(d)):
 // their primitives are found by argument-dependent lookup in sv::dist, their
 // lazy views through the program_traits specialised below (on distributed
-// vectors a lazy view is computed into a vector when made: one more pass).
+// vectors a lazy view is computed into a vector when made: one more pass,
+// agreed by the ranks as dist::map is).
 // dist::radix_sort is the distributed sort (algorithms/dist/sort.hpp: a
 // sample sort, the one-device radix sort on each rank, one all-to-all);
 // dist::quicksort sorts by processor teams (algorithms/dist/quicksort.hpp:
@@ -107,13 +108,17 @@ struct program_lazy {
         auto args = std::make_tuple(align_to(s, first, "dist::map")...);
         const index_t base = first.offset();
         const std::size_t m = first.local().size();
-        auto block = std::apply([&](const auto&... a) { return scanvec::map(f, local_part(a, base, m)...); }, args);
+        auto block = local_call(first.comm(), "dist::map (MPI_Allreduce of the verdict)", [&] {
+            return std::apply([&](const auto&... a) { return scanvec::map(f, local_part(a, base, m)...); }, args);
+        });
         return on_layout(std::move(block), first.layout(), first.comm());
     }
     static global_index index(std::size_t n) { return global_index{n}; }
     template <class T> static auto radix_digit(const vector<T>& keys, int lo, int k) {
         auto digits = scanvec::lazy::radix_digit(keys.local(), lo, k);  // checks lo and k on every rank alike
-        return on_layout(materialize(digits), keys.layout(), keys.comm());
+        auto block = local_call(keys.comm(), "dist::radix_digit (MPI_Allreduce of the verdict)",
+                                [&] { return materialize(digits); });
+        return on_layout(std::move(block), keys.layout(), keys.comm());
     }
     template <class T, class Op> static vector<T> scan(const vector<T>& x, Op op) { return dist::scan(x, op); }
 };

@@ -1,20 +1,90 @@
 // A failure on one rank alone: the memory cache's fault injection
-// (sv::runtime::memory().fail_after(k)) armed on one rank only, for every
-// allocation request k that the call makes there. Every rank must throw (the
-// failing rank its own sv::out_of_memory, the others an sv::error naming the
-// failing rank), or every rank must succeed with the fault-free result; and
-// the ranks must stay in step: a collective after the call gives the right
-// answer. A call that did not agree would leave ranks waiting in different
-// collectives, and the test would fail at its timeout.
+// (sv::runtime::memory().fail_after(k)) armed on one rank only, each rank in
+// turn, for every allocation request k that the call makes there: every
+// dist call, and the book's programs run on dist vectors. Every rank must
+// throw (the failing rank its own sv::out_of_memory, the others an sv::error
+// naming the failing rank), or every rank must succeed with the fault-free
+// result; and the ranks must stay in step: a collective after the call gives
+// the right answer. A call that did not agree would leave ranks waiting in
+// different collectives: the watchdog turns that into a failure that names
+// the call, the failing rank and k.
 #include "dist_support.hpp"
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 using namespace dtest;
 
 namespace {
+
+/// Ends the program (every rank: mpirun stops the others when one exits
+/// early) when one step of a sweep has not finished within its limit,
+/// saying which step hung.
+class watchdog {
+public:
+    watchdog() : thread_([this] { watch(); }) {}
+    watchdog(const watchdog&) = delete;
+    watchdog& operator=(const watchdog&) = delete;
+    ~watchdog() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    /// The step `what` must end within `limit` (disarm() or the next arm()).
+    void arm(std::string what, std::chrono::seconds limit) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        what_ = std::move(what);
+        deadline_ = std::chrono::steady_clock::now() + limit;
+        armed_ = true;
+        wake_.notify_all();
+    }
+    void disarm() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        armed_ = false;
+    }
+
+private:
+    void watch() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!stop_) {
+            if (!armed_) {
+                wake_.wait(lock);
+                continue;
+            }
+            if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ && !stop_ &&
+                std::chrono::steady_clock::now() >= deadline_) {
+                std::fprintf(stderr, "rank %d: HANG: %s did not finish in time; stopping every rank\n", rank(),
+                             what_.c_str());
+                std::fflush(stderr);
+                std::_Exit(3);
+            }
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::string what_;
+    std::chrono::steady_clock::time_point deadline_{};
+    bool armed_ = false, stop_ = false;
+    std::thread thread_;
+};
+
+watchdog& dog() {
+    static watchdog w;
+    return w;
+}
+
+/// A step of a sweep takes milliseconds; this is minutes of slack under the
+/// sanitizers with more ranks than cores.
+constexpr std::chrono::seconds step_limit{120};
 
 sv::runtime::memory_cache& mem() { return sv::runtime::memory(); }
 
@@ -28,6 +98,17 @@ template <class T> bool same(const sv::dist::vector<T>& got, const sv::dist::vec
 }
 template <class T> bool same(const T& got, const T& want) { return got == want; }
 
+struct key_twice {
+    SCANVEC_HD long long operator()(int x) const { return 2LL * x; }
+};
+struct sum_of {
+    SCANVEC_HD int operator()(int x, int y) const { return x + y; }
+};
+struct mod_of {
+    int m;
+    template <class I> SCANVEC_HD int operator()(I x) const { return int(x % m); }
+};
+
 /// Runs call(prep()) once fault-free, then with the k-th request of the call
 /// failing on rank `victim` for every k (prep() runs before the fault is armed).
 template <class P, class F> void fails_on_one_rank(const char* what, int victim, P prep, F call_with) {
@@ -36,6 +117,7 @@ template <class P, class F> void fails_on_one_rank(const char* what, int victim,
     CAPTURE(call_name);
     CAPTURE(victim);
     if (std::getenv("SCANVEC_FAULTS_VERBOSE") && root()) std::fprintf(stderr, "%s, victim %d\n", what, victim);
+    dog().arm(call_name + " without faults", step_limit);
     const auto want = call();
     auto arg = prep();
     const std::size_t before = requests();
@@ -47,6 +129,8 @@ template <class P, class F> void fails_on_one_rank(const char* what, int victim,
     int agreed_failures = 0;
     for (std::uint64_t k = 0; k <= made; ++k) {
         CAPTURE(k);
+        dog().arm(call_name + " with request " + std::to_string(k) + " failing on rank " + std::to_string(victim),
+                  step_limit);
         auto input = prep();
         if (rank() == victim) mem().fail_after(std::size_t(k));
         std::optional<decltype(call())> got;
@@ -77,6 +161,7 @@ template <class P, class F> void fails_on_one_rank(const char* what, int victim,
         // The ranks are in step: a collective after it gives the right answer
         CHECK(sv::dist::reduce(check_data) == check_sum);
     }
+    dog().disarm();
     CHECK((agreed_failures > 0 || made == 0));  // a victim with nothing to allocate cannot fail
 }
 
@@ -103,7 +188,7 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
     const auto dl = spread_out(len, spread::random, 204);
     const auto desc = sv::dist::segments::from_lengths(dl);
     const auto ds = spread_out(random_values<long long>(std::size_t(total), 205), spread::even);
-    for (int victim : {ranks() - 1, 0}) {
+    for (int victim = 0; victim < ranks(); ++victim) {
         const auto da = spread_out(a, spread::random, 206);
         const auto dm = spread_out(m, spread::every_other, 207);
         const auto df = spread_out(f, spread::even);
@@ -138,6 +223,136 @@ TEST_CASE("dist calls agree when one rank alone runs out of memory") {
                               [&] { return sv::dist::extract(dmat, i); });
         fails_on_one_rank("segments::from_lengths", victim,
                           [&] { return sv::dist::segments::from_lengths(dl).total(); });
+        // The local calls: each agrees on its verdict before it returns
+        fails_on_one_rank("map", victim, [&] { return sv::dist::map(key_twice{}, da); });
+        fails_on_one_rank("map (b on other blocks)", victim, [&] { return sv::dist::map(sum_of{}, da, dd); });
+        fails_on_one_rank("index", victim, [&] { return sv::dist::index(n, comm()); });
+        fails_on_one_rank("distribute (a struct)", victim, [&] { return sv::dist::distribute(mats[3], n, comm()); });
+        fails_on_one_rank("copy", victim, [&] { return sv::dist::vector<mat2>(dmat); });
+        fails_on_one_rank("to_host", victim, [&] { return da.to_host(ranks() - 1); });
+        fails_on_one_rank("gather", victim, [&] { return dm.gather(0).size(); });
+        fails_on_one_rank("scatter", victim, [&] { return sv::dist::vector<int>::scatter(a, ranks() - 1); });
+        // The other calls of the layer
+        fails_on_one_rank("backward_inclusive_scan", victim, [&] { return sv::dist::backward_inclusive_scan(da); });
+        fails_on_one_rank("enumerate", victim, [&] { return sv::dist::enumerate(df); });
+        fails_on_one_rank("count", victim, [&] { return sv::dist::count(df); });
+        fails_on_one_rank("segmented_inclusive_scan", victim,
+                          [&] { return sv::dist::segmented_inclusive_scan(dmat, df, sv::monoid(mat2_product{}, mat2{1, 0, 0, 1})); });
+        fails_on_one_rank("back_permute (a struct)", victim, [&] { return sv::dist::back_permute(dmat, di); });
+        fails_on_one_rank("redistribute", victim, [&] {
+            std::vector<sv::index_t> sizes(std::size_t(ranks()), 0);
+            sizes[0] = sv::index_t(n);
+            return sv::dist::redistribute(dm, sizes);
+        });
+        fails_on_one_rank("combining_write (max)", victim, [&] { return sv::dist::distribute(0, n / 3, comm()); },
+                          [&](sv::dist::vector<int> dst) {
+                              return sv::dist::combining_write(std::move(dst), sv::dist::map(mod_of{int(n / 3)}, di), da,
+                                                               sv::max<int>{});
+                          });
+        fails_on_one_rank("reduce by segments, some empty", victim, [&] { return sv::dist::reduce(ds, desc); });
+        fails_on_one_rank("inclusive_scan by segments", victim, [&] { return sv::dist::inclusive_scan(ds, desc); });
+    }
+}
+
+TEST_CASE("dist: the reduce by segments with empty segments agrees when one rank alone runs out of memory") {
+    // lengths {3, 0, 4, 2, 0, 5}: the segmented reduce, then the identity
+    // distributed over the segments and the non-empty segments' sums written
+    // into it; the failure injected in each request of each rank in turn.
+    const auto lengths = spread_out(std::vector<int>{3, 0, 4, 2, 0, 5}, spread::even);
+    const auto desc = sv::dist::segments::from_lengths(lengths);
+    const auto values = random_values<long long>(14, 220);
+    for (int victim = 0; victim < ranks(); ++victim)
+        for (spread s : spreads) {
+            CAPTURE(name(s));
+            const auto dv = spread_out(values, s, 221);
+            fails_on_one_rank("reduce by segments {3,0,4,2,0,5}", victim, [&] { return sv::dist::reduce(dv, desc); });
+        }
+}
+
+TEST_CASE("dist: a memory resource that refuses one request on one rank") {
+    // The same agreement when the request fails at the resource itself (a
+    // user's sv::memory::set_resource), not through the cache's injection.
+    // The cache keeps no free block, so every request reaches the resource;
+    // a refused request is asked again once (after the cache's trim), so
+    // the resource refuses both.
+    struct refusing {
+        static std::atomic<int>& grants() {  // requests granted before two are refused; -1: grant all
+            static std::atomic<int> n{-1};
+            return n;
+        }
+        static std::atomic<int>& refusals() {
+            static std::atomic<int> n{0};
+            return n;
+        }
+        static void* allocate(std::size_t bytes, void*) {
+            if (refusals() > 0) {
+                --refusals();
+                return nullptr;
+            }
+            if (grants() == 0) {
+                grants() = -1;
+                refusals() = 1;
+                return nullptr;
+            }
+            if (grants() > 0) --grants();
+            return sv::runtime::backend_resource().allocate(bytes, nullptr);
+        }
+        static void deallocate(void* p, std::size_t bytes, void*) {
+            sv::runtime::backend_resource().deallocate(p, bytes, nullptr);
+        }
+    };
+    const std::size_t limit = mem().cache_limit();
+    sv::runtime::memory_resource r;
+    r.allocate = &refusing::allocate;
+    r.deallocate = &refusing::deallocate;
+    sv::memory::set_resource(r);  // no scanvec memory is in use between test cases
+    mem().set_cache_limit(0);
+    {
+        const auto lengths = spread_out(std::vector<int>{3, 0, 4, 2, 0, 5}, spread::even);
+        const auto desc = sv::dist::segments::from_lengths(lengths);
+        const auto dv = spread_out(random_values<long long>(14, 222), spread::random, 223);
+        const auto want = sv::dist::reduce(dv, desc).to_host();
+        int agreed_failures = 0;
+        for (int victim = 0; victim < ranks(); ++victim)
+            for (int k = 0; k < 12; ++k) {
+                CAPTURE(victim);
+                CAPTURE(k);
+                dog().arm("reduce by segments with a refusing resource on rank " + std::to_string(victim), step_limit);
+                if (rank() == victim) refusing::grants() = k;
+                bool threw = false;
+                std::optional<std::vector<long long>> got;
+                try {
+                    got.emplace(sv::dist::reduce(dv, desc).to_host());
+                } catch (const sv::error&) {
+                    threw = true;
+                }
+                refusing::grants() = -1;
+                refusing::refusals() = 0;
+                const auto all = sv::dist::detail::allgather(comm(), int(threw), "test (MPI_Allgather)");
+                CHECK(std::count(all.begin(), all.end(), int(threw)) == ranks());
+                if (threw) ++agreed_failures;
+                else CHECK(*got == want);
+            }
+        dog().disarm();
+        CHECK(agreed_failures > 0);
+    }
+    sv::memory::set_resource(sv::runtime::backend_resource());
+    mem().set_cache_limit(limit);
+}
+
+TEST_CASE("the book's programs on dist vectors agree when one rank alone runs out of memory") {
+    const std::size_t n = 203;
+    const auto keys = random_values<std::int16_t>(n, 230, -1000, 1000);
+    const auto alt = random_values<double>(n, 231, 0, 50);
+    const auto f = random_flags(n, 0.4, 232);
+    for (int victim = 0; victim < ranks(); ++victim) {
+        const auto dk = spread_out(keys, spread::random, 233);
+        const auto dalt = spread_out(alt, spread::every_other, 234);
+        const auto df = spread_out(f, spread::even);
+        fails_on_one_rank("split_radix_sort", victim, [&] { return sv::split_radix_sort(dk); });
+        fails_on_one_rank("radix_sort (4 bits a pass)", victim, [&] { return sv::radix_sort(dk, 4); });
+        fails_on_one_rank("split_by_enumerate", victim, [&] { return sv::split_by_enumerate(dk, df); });
+        fails_on_one_rank("line_of_sight", victim, [&] { return sv::line_of_sight(dalt, 3.0); });
     }
 }
 

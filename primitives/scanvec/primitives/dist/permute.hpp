@@ -96,7 +96,7 @@ routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Des
 
 /// r[dest[i]] = a[i] on a's blocks, for global targets dest (a sequence on
 /// this rank's block) that form a permutation: route, then one local scatter
-/// into a block allocated before the exchange (nothing local can fail after it).
+/// into a block allocated before the exchange, its verdict shared after it.
 template <class T, class Dest> vector<T> place(const vector<T>& a, const Dest& dest, const char* op) {
     local_failure failed;
     const std::size_t m = a.local().size();
@@ -104,13 +104,16 @@ template <class T, class Dest> vector<T> place(const vector<T>& a, const Dest& d
     failed.run([&] { r = scanvec::vector<T>(m, no_init); });
     const auto agree_verdict = [&] { agree(a.comm(), failed, step(op, "MPI_Allreduce of the verdict").c_str()); };
     if (auto got = route_addressed(a.comm(), a.local(), dest, *a.layout(), op, failed, agree_verdict)) {
-        scatter_records(*got, r);
-        return on_layout(std::move(r), a.layout(), a.comm());
+        failed.run([&] { scatter_records(*got, r); });
+    } else {
+        auto routed = route(a.comm(), a.local(), dest, *a.layout(), op, failed);
+        // a write keeps to this rank's memory even with bad targets (undefined behaviour)
+        failed.run([&] {
+            r = scanvec::write(std::move(r), lazy::map(minus_base{a.offset()}, routed.targets), routed.values, unchecked);
+        });
     }
-    auto got = route(a.comm(), a.local(), dest, *a.layout(), op, failed);
-    // a write keeps to this rank's memory even with bad targets (undefined behaviour)
-    auto local_targets = lazy::map(minus_base{a.offset()}, got.targets);
-    return on_layout(scanvec::write(std::move(r), local_targets, got.values, unchecked), a.layout(), a.comm());
+    agree_verdict();
+    return on_layout(std::move(r), a.layout(), a.comm());
 }
 
 /// The number of positions [a0, a1) and [b0, b1) share.
@@ -202,7 +205,8 @@ template <class T> vector<T> rebalance(const vector<T>& a) {
 
 /// r[idx[i]] = a[i], r on a's blocks; idx (any blocks) must be a permutation of
 /// 0..n-1, not checked: bad indices are undefined behaviour.
-/// O(n/p) elements sent per rank at most; one MPI_Alltoall of counts, one exchange.
+/// O(n/p) elements sent per rank at most; one MPI_Alltoall of counts, one
+/// exchange, one MPI_Allreduce of the verdict before it and one after the scatter.
 template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I>& idx, unchecked_t) {
     static_assert(std::is_integral_v<I>, "sv::dist::permute(a, idx): idx must hold integers");
     detail::expect_same_comm("dist::permute", a, idx);
@@ -325,22 +329,25 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
     exchange_vector(comm, ask_counts, asked_counts, requests, asked, step(op, "exchange of the requests").c_str());
     phase_done("exchange of the requests");
     // Answers: read locally (the places lie in this rank's block), sent back the way the requests came.
-    if (asked_total) {
+    failed.run([&] {
+        if (!asked_total) return;
         thrust::copy_n(core::policy(current_stream()), core::reader(lazy::back_permute(a.local(), asked)),
                        std::size_t(asked_total), core::writer(answers));
         backend::check_launch(step(op, "answers").c_str());
-    }
+    });
     phase_done("answers");
     exchange_vector(comm, asked_counts, ask_counts, answers, replies, step(op, "exchange of the answers").c_str());
     phase_done("exchange of the answers");
     // Each reply to its position: r[positions[k]] = replies[k]. Each key's run
     // of replies holds its positions in order, so where r outgrows the L2 they
     // are written one window of r at a time across the runs.
-    if (m) {
+    failed.run([&] {
+        if (!m) return;
         const int bits = scatter_window_bits(m * sizeof(T), core::permute_policy::grouped_max_bits);
         scatter_by_windows(positions.data(), core::reader(replies), key_starts, bits,
                            std::max(0, core::bits_for(index_t(m)) - bits), core::writer(r), step(op, "replies").c_str());
-    }
+    });
+    agree(comm, failed, step(op, "MPI_Allreduce of the verdict").c_str());
     phase_done("replies in place");
     return on_layout(std::move(r), idx.layout(), comm);
 }
@@ -380,14 +387,17 @@ template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, co
     expect_all_in_range("dist::back_permute", idx, index_t(a.size()), failed);
     exchange_vector(comm, ask_counts, asked_counts, requests, asked, "dist::back_permute (exchange of the requests)");
     // Answers: read locally, sent back the way the requests came.
-    if (asked_total) {
+    failed.run([&] {
+        if (!asked_total) return;
         auto read = lazy::back_permute(a.local(), lazy::map(minus_base{a.offset()}, asked));
         thrust::copy_n(core::policy(current_stream()), core::reader(read), std::size_t(asked_total), core::writer(answers));
         backend::check_launch("dist::back_permute");
-    }
+    });
     exchange_vector(comm, asked_counts, ask_counts, answers, replies, "dist::back_permute (exchange of the answers)");
     // Each reply to its position: r[order[k]] = replies[k].
-    return on_layout(scanvec::write(std::move(r), order, replies, unchecked), idx.layout(), comm);
+    failed.run([&] { r = scanvec::write(std::move(r), order, replies, unchecked); });
+    agree(comm, failed, "dist::back_permute (MPI_Allreduce of the verdict)");
+    return on_layout(std::move(r), idx.layout(), comm);
 }
 
 }  // namespace detail
@@ -398,7 +408,8 @@ template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, co
 /// Collective; waits for the device. Two exchanges (the requests, then the
 /// answers) after one MPI_Alltoall of counts; each rank sends at most its
 /// idx block's length of requests (4 bytes each, below 2^32 elements a block)
-/// and answers as many elements as it is asked.
+/// and answers as many elements as it is asked; one MPI_Allreduce of the
+/// verdict of the local steps after them.
 template <class T, class I> vector<T> back_permute(const vector<T>& a, const vector<I>& idx) {
     static_assert(std::is_integral_v<I>, "sv::dist::back_permute(a, idx): idx must hold integers");
     detail::expect_same_comm("dist::back_permute", a, idx);

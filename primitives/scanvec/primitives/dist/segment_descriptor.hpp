@@ -21,7 +21,6 @@
 #include <scanvec/primitives/dist/segmented.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
-#include <optional>
 #include <string>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
@@ -38,43 +37,26 @@ struct is_positive {
 class segments {
 public:
     /// Segment k holds lengths[k] >= 0 elements (a negative length throws
-    /// sv::error on every rank). Collective: a scan, a count and a pack of the
-    /// lengths, one write of the head flags, and two MPI_Allreduce agreeing on
-    /// the local steps before them.
+    /// sv::error on every rank). Collective: maps, a scan, counts and packs of
+    /// the lengths, one write of the head flags (each a dist call, agreed by
+    /// every rank).
     template <class I> static segments from_lengths(const vector<I>& lengths) {
         static_assert(std::is_integral_v<I>, "sv::dist::segments::from_lengths: lengths must be integers");
         const auto& comm = lengths.comm();
-        // The local maps first, agreed before the first collective
-        std::optional<vector<bool>> negative_at, nonempty_at;
-        std::optional<vector<index_t>> wide_at;
-        detail::local_failure failure;
-        failure.run([&] {
-            negative_at.emplace(dist::map(negative{}, lengths));
-            wide_at.emplace(dist::map(widen{}, lengths));
-            nonempty_at.emplace(dist::map(detail::is_positive{}, *wide_at));
-        });
-        detail::agree(comm, failure, "scanvec::dist::segments::from_lengths (MPI_Allreduce of the verdict)");
-        const index_t negatives = dist::count(*negative_at);
+        const index_t negatives = dist::count(dist::map(negative{}, lengths));
         if (negatives)
             throw error("scanvec::dist::segments::from_lengths: " + std::to_string(negatives) + " negative length(s)");
         segments s(comm);
         s.count_ = index_t(lengths.size());
-        const auto& wide = *wide_at;
+        const auto wide = dist::map(widen{}, lengths);
         s.total_ = dist::reduce(wide);
-        const auto& nonempty = *nonempty_at;
+        const auto nonempty = dist::map(detail::is_positive{}, wide);
         s.empties_ = s.count_ - dist::count(nonempty);
         // Heads <- write(false..., the starts of the non-empty segments, true)
         const auto starts = dist::pack(dist::scan(wide), nonempty);
-        std::optional<vector<bool>> blank, ones;  // made locally: agreed before the write
-        std::optional<vector<index_t>> numbers;
-        failure.run([&] {
-            blank.emplace(dist::distribute(false, std::size_t(s.total_), comm));
-            ones.emplace(dist::distribute(true, starts.size(), comm));
-            if (s.empties_) numbers.emplace(dist::index(std::size_t(s.count_), comm));
-        });
-        detail::agree(comm, failure, "scanvec::dist::segments::from_lengths (MPI_Allreduce of the verdict)");
-        s.heads_ = dist::write(std::move(*blank), starts, *ones);
-        if (s.empties_) s.nonempty_ = dist::pack(*numbers, nonempty);
+        s.heads_ = dist::write(dist::distribute(false, std::size_t(s.total_), comm), starts,
+                               dist::distribute(true, starts.size(), comm));
+        if (s.empties_) s.nonempty_ = dist::pack(dist::index(std::size_t(s.count_), comm), nonempty);
         return s;
     }
 

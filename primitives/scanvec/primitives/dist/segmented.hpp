@@ -12,8 +12,8 @@
 // folded back to the last head among them (going backward, the elements from
 // its last head on take the carry of the blocks to its right, on their
 // right). Any associative operator, commutative or not. A local failure on
-// one rank (out of memory) throws on every rank: the one collective carries
-// its verdict.
+// one rank (out of memory) throws on every rank: the gather carries the
+// verdict of the block's scan, one MPI_Allreduce that of the carry's pass.
 #pragma once
 
 #include <scanvec/primitives/dist/scan.hpp>
@@ -67,9 +67,9 @@ template <class Flags> index_t last_head(const Flags& f) {
 /// first head take the carry of the blocks to the left on their left.
 /// Backward: the elements from its last head on take the carry of the blocks
 /// to the right on their right. The carry folds the summaries of the blocks
-/// on that side with the segmented operator (a head stops it). The local
-/// steps' verdict travels with the summaries, so nothing local follows the
-/// one collective but an in-place pass (no allocation).
+/// on that side with the segmented operator (a head stops it). The verdict
+/// of the block's scan travels with the summaries, that of the carry's pass
+/// in one MPI_Allreduce.
 template <bool Inclusive, bool Backward, class T, class F, class Op>
 vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, const char* name) {
     static_assert(std::is_integral_v<F>, "sv::dist segmented scans: flags must be bool or integers");
@@ -122,7 +122,6 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
         }
     });
     const auto all = allgather(comm, mine, failed, step(name, "MPI_Allgather of block summaries").c_str());
-    if (!receives || from >= to) return on_layout(std::move(r), a.layout(), comm);
     // Carry <- the summaries on the carry's side, nearest last, folded with the segmented operator
     T carry = id;
     if constexpr (Backward)
@@ -135,12 +134,19 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
             const auto& s = all[std::size_t(k)];
             carry = s.has_head ? s.value : T(op(carry, s.value));
         }
-    auto first = core::reader(r) + from, last = core::reader(r) + to;
-    if constexpr (Backward)
-        thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from, carry_on_right<T, Op>{carry, op});
-    else
-        thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from, carry_on_left<T, Op>{carry, op});
-    backend::check_launch(name);
+    // The carry's pass, on the ranks it reaches; its verdict shared by every rank
+    failed.run([&] {
+        if (!receives || from >= to) return;
+        auto first = core::reader(r) + from, last = core::reader(r) + to;
+        if constexpr (Backward)
+            thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from,
+                              carry_on_right<T, Op>{carry, op});
+        else
+            thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from,
+                              carry_on_left<T, Op>{carry, op});
+        backend::check_launch(name);
+    });
+    agree(comm, failed, step(name, "MPI_Allreduce of the verdict").c_str());
     return on_layout(std::move(r), a.layout(), comm);
 }
 
@@ -223,7 +229,8 @@ vector<T> segmented_reduce(const vector<T>& a, const vector<F>& flags, Op op = {
 
 /// Exclusive scan restarting at every head flag (identity at each head), over
 /// segments that may span ranks; r on a's blocks. O(n/p) work per rank; each
-/// rank sends one value and one flag (MPI_Allgather). Collective; waits for the device.
+/// rank sends one value and one flag (MPI_Allgather), then its verdict
+/// (MPI_Allreduce). Collective; waits for the device.
 template <class T, class F, class Op = plus<T>>
 vector<T> segmented_scan(const vector<T>& a, const vector<F>& flags, Op op = {}) {
     return detail::segmented_pass<false, false>(a, flags, op, "dist::segmented_scan");

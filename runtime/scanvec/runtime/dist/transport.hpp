@@ -9,21 +9,15 @@
 // stages device arrays through host memory on CUDA builds: the GPU machine's
 // MPI is not CUDA-aware). Everything here is collective over the communicator.
 //
-// Agreement on local failures: a step that runs on one rank alone (a local
-// primitive, an allocation) may throw there while the other ranks go on to
-// the next collective. A call runs such steps under a local_failure, which
-// keeps the exception instead of throwing it; the next collective carries
-// whether this rank failed (a flag beside a gathered value, a negative count,
-// or a word of an all-reduce), and when any rank did, every rank throws once
-// the collective is done: the failing rank its own exception, the others an
-// sv::error naming the failing rank and its message (one MPI_Bcast, taken
-// only then). The ranks stay in step for the next call.
+// A failure on one rank alone is carried by the collectives here (the
+// overloads that take a local_failure: verdict.hpp says how).
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
 #include <scanvec/runtime/dist/communicator.hpp>
 #include <scanvec/runtime/dist/exchange.hpp>
 #include <scanvec/runtime/dist/exchange_mpi.hpp>
+#include <scanvec/runtime/dist/verdict.hpp>
 #if defined(SCANVEC_HAVE_NCCL)
 #  include <scanvec/runtime/dist/exchange_nccl.hpp>
 #endif
@@ -31,8 +25,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <exception>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -40,68 +32,6 @@
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail {
-
-/// This rank's first failure in the local steps of a distributed call, kept
-/// until the next collective carries it to the other ranks.
-class local_failure {
-public:
-    /// Runs f() unless a step failed already; an exception from it is kept,
-    /// not thrown. True when f() ran to the end.
-    template <class F> bool run(F&& f) noexcept {
-        if (error_) return false;
-        try {
-            f();
-            return true;
-        } catch (const std::exception& e) {
-            keep(std::current_exception(), e.what());
-        } catch (...) {
-            keep(std::current_exception(), "unknown exception");
-        }
-        return false;
-    }
-    bool failed() const noexcept { return bool(error_); }
-    const std::string& what() const noexcept { return what_; }
-    [[noreturn]] void rethrow() const { std::rethrow_exception(error_); }
-
-private:
-    void keep(std::exception_ptr e, const char* what) noexcept {
-        error_ = std::move(e);
-        try {
-            what_ = what;
-        } catch (...) {
-        }
-    }
-    std::exception_ptr error_;
-    std::string what_;
-};
-
-/// Once a collective has told every rank that `failing` (the lowest failing
-/// rank) failed: its message goes to every rank (MPI_Bcast), and every rank
-/// throws (a failing rank its own exception; the others sv::error naming
-/// the rank, as MPI_COMM_WORLD numbers it, and its message).
-[[noreturn]] inline void throw_agreed(const communicator& comm, const local_failure& mine, int failing, const char* op) {
-    constexpr int len = 512;
-    char text[len] = {};
-    if (comm.rank() == failing) std::strncpy(text, mine.what().c_str(), len - 1);
-    const int rc = MPI_Bcast(text, len, MPI_CHAR, failing, comm.mpi());
-    if (mine.failed()) mine.rethrow();
-    mpi_check(rc, op);
-    text[len - 1] = 0;
-    throw error(std::string(op) + ": rank " + std::to_string(comm.world_rank(failing)) + " failed: " + text);
-}
-
-/// The agreed verdict: throws on every rank when any rank failed (failing:
-/// the lowest failing rank, or comm.size() when none did).
-inline void expect_no_failure(const communicator& comm, const local_failure& mine, int failing, const char* op) {
-    if (failing < comm.size()) throw_agreed(comm, mine, failing, op);
-}
-
-/// One MPI_Allreduce of the verdict alone: for a local step with no collective after it to carry its verdict.
-inline void agree(const communicator& comm, const local_failure& mine, const char* op) {
-    int v = mine.failed() ? comm.rank() : comm.size(), lowest = 0;
-    mpi_check(MPI_Allreduce(&v, &lowest, 1, MPI_INT, MPI_MIN, comm.mpi()), op);
-    expect_no_failure(comm, mine, lowest, op);
-}
 
 /// Every rank's v, in rank order (MPI_Allgather of its bytes). T trivially copyable.
 template <class T> std::vector<T> allgather(const communicator& comm, const T& v, const char* op) {

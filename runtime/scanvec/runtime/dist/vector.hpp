@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,20 @@ public:
                              block_.size());
     }
 
+    /// A copy: each rank copies its block. Collective: one MPI_Allreduce of
+    /// the copies' verdict, so that an out-of-memory on one rank throws on
+    /// every rank. Moves are free and local.
+    vector(const vector& o)
+        : comm_(o.comm_), layout_(o.layout_),
+          block_(detail::local_call(comm_, "dist::vector (copy; MPI_Allreduce of the verdict)", [&] { return o.block_; })) {}
+    vector(vector&&) = default;
+    /// Collective, as the copy.
+    vector& operator=(const vector& o) {
+        if (this != &o) *this = vector(o);
+        return *this;
+    }
+    vector& operator=(vector&&) = default;
+
     /// Collective: root's host data in even blocks (sizes differ by at most one).
     /// Other ranks' `host` is ignored. O(n) bytes leave root (MPI_Scatterv).
     static vector scatter(const std::vector<T>& host, int root = 0, const communicator& comm = world()) {
@@ -165,43 +180,65 @@ public:
     const detail::layout_ptr& layout() const { return layout_; }
 
     /// Collective: the whole vector on root (empty on the other ranks).
-    /// O(n) bytes arrive at root (MPI_Gatherv); waits for the device.
+    /// O(n) bytes arrive at root (MPI_Gatherv, after one MPI_Allreduce of the
+    /// verdict of the host copies); waits for the device.
     std::vector<T> to_host(int root = 0) const {
-        const auto mine = detail::contiguous(block_.to_host());
-        std::vector<detail::host_elem<T>> all(comm_.rank() == root ? size() : 0);
+        std::vector<detail::host_elem<T>> mine, all;
         std::vector<int> counts, displs;
-        if (comm_.rank() == root) placement(counts, displs, "dist::to_host");
+        int sent = 0;
+        detail::local_failure failed;
+        failed.run([&] {
+            mine = detail::contiguous(block_.to_host());
+            sent = detail::mpi_count(index_t(mine.size()), "dist::to_host");
+            all.resize(comm_.rank() == root ? size() : 0);
+            if (comm_.rank() == root) placement(counts, displs, "dist::to_host");
+        });
+        detail::agree(comm_, failed, "dist::to_host (MPI_Allreduce of the verdict)");
         detail::byte_type t(sizeof(T), "dist::to_host (MPI_Type_contiguous)");
-        detail::mpi_check(MPI_Gatherv(mine.data(), detail::mpi_count(index_t(mine.size()), "dist::to_host"), t.get(),
+        detail::mpi_check(MPI_Gatherv(mine.data(), sent, t.get(),
                                       all.data(), counts.data(), displs.data(), t.get(), root, comm_.mpi()),
                           "dist::to_host (MPI_Gatherv)");
-        return std::vector<T>(all.begin(), all.end());
+        if constexpr (std::is_same_v<detail::host_elem<T>, T>) return all;
+        else
+            return detail::local_call(comm_, "dist::to_host (MPI_Allreduce of the verdict)",
+                                      [&] { return std::vector<T>(all.begin(), all.end()); });
     }
 
     /// The vector itself (programs written for lazy views call to_vector() on
-    /// what they build; distributed programs build vectors). No communication.
+    /// what they build; distributed programs build vectors): moved, or copied
+    /// as the copy constructor copies.
     vector to_vector() const& { return *this; }
     vector to_vector() && { return std::move(*this); }
 
     /// Collective: the whole vector as one sv::vector on root (empty elsewhere).
     block_type gather(int root = 0) const {
         auto h = to_host(root);
-        return comm_.rank() == root ? block_type(h) : block_type();
+        return detail::local_call(comm_, "dist::gather (MPI_Allreduce of the verdict)",
+                                  [&] { return comm_.rank() == root ? block_type(h) : block_type(); });
     }
 
 private:
+    // Host buffers, and the block, under a verdict shared before the
+    // MPI_Scatterv and after the upload.
     static vector scatter_to(const std::vector<T>& host, detail::layout_ptr layout, int root, const communicator& comm) {
         vector v(block_type{}, layout, comm, detail::agreed_t{}, 0);
-        const auto all = comm.rank() == root ? detail::contiguous(host) : std::vector<detail::host_elem<T>>{};
-        std::vector<detail::host_elem<T>> mine(std::size_t(v.offset(comm.rank() + 1) - v.offset()));
+        std::vector<detail::host_elem<T>> all, mine;
         std::vector<int> counts, displs;
-        if (comm.rank() == root) v.placement(counts, displs, "dist::scatter");
+        int received = 0;
+        detail::local_failure failed;
+        failed.run([&] {
+            if (comm.rank() == root) all = detail::contiguous(host);
+            mine.resize(std::size_t(v.offset(comm.rank() + 1) - v.offset()));
+            received = detail::mpi_count(index_t(mine.size()), "dist::scatter");
+            if (comm.rank() == root) v.placement(counts, displs, "dist::scatter");
+        });
+        detail::agree(comm, failed, "dist::scatter (MPI_Allreduce of the verdict)");
         detail::byte_type t(sizeof(T), "dist::scatter (MPI_Type_contiguous)");
         detail::mpi_check(MPI_Scatterv(all.data(), counts.data(), displs.data(), t.get(), mine.data(),
-                                       detail::mpi_count(index_t(mine.size()), "dist::scatter"), t.get(), root,
-                                       comm.mpi()),
+                                       received, t.get(), root, comm.mpi()),
                           "dist::scatter (MPI_Scatterv)");
-        v.block_ = detail::upload<T>(mine);
+        failed.run([&] { v.block_ = detail::upload<T>(mine); });
+        detail::agree(comm, failed, "dist::scatter (MPI_Allreduce of the verdict)");
         return v;
     }
     // Unchecked: the block is filled in afterwards.
