@@ -3,8 +3,8 @@
 // sequential loop on random inputs with fixed seeds, sizes 0, 1, 2, 33, 1000 and 65539.
 // A wrong answer names the exercise, whose solution, the size and the first wrong
 // position. Also here: the worked port of docs/porting.md (line of sight), the other
-// code blocks of that document, and a check that the documents still show the code
-// that is compiled.
+// code blocks of that document, and checks that the documents still show the code
+// that is compiled and the constants (short_limit) that the code has on this backend.
 //
 //     cmake --build --preset host --target test_exercises && ./build/host/tests/test_exercises
 //     ./build/host/tests/test_exercises -tc="exercise 3*"      one exercise only
@@ -16,13 +16,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -519,6 +522,15 @@ TEST_CASE("porting guide table - constructs written from other primitives") {
 // ---- the documents show the code that is compiled ------------------------------------
 
 #if defined(SCANVEC_SOURCE_DIR)
+namespace documented {
+/// A key of none of the arithmetic types: quicksort's base case for "other types".
+struct key {
+    int k;
+};
+SCANVEC_HD inline bool operator<(const key& a, const key& b) { return a.k < b.k; }
+SCANVEC_FIELDS(key, k)
+}  // namespace documented
+
 namespace {
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -588,7 +600,73 @@ int check_document(const std::string& doc_name) {
     return checked;
 }
 
+/// The numbers a document states for a constant, by row: a table after
+/// "<!-- constants: NAME -->" whose first column names the row and whose other
+/// columns are headed by backends (sv::backend_name()). Returns row -> the
+/// cell of this backend's column.
+std::vector<std::pair<std::string, std::string>> constants_table(const std::string& doc_name, const std::string& name) {
+    auto doc = lines_of(std::string(SCANVEC_SOURCE_DIR) + "/" + doc_name);
+    auto cells = [](const std::string& row) {
+        std::vector<std::string> out;
+        std::string t = trim(row);
+        if (t.empty() || t.front() != '|') return out;
+        for (std::size_t i = 1, j; (j = t.find('|', i)) != std::string::npos; i = j + 1) out.push_back(trim(t.substr(i, j - i)));
+        return out;
+    };
+    const std::string marker = "<!-- constants: " + name + " -->";
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        if (trim(doc[i]) != marker) continue;
+        REQUIRE_MESSAGE(i + 3 < doc.size(), doc_name << " line " << i + 1 << ": a table must follow " << marker);
+        auto head = cells(doc[i + 1]);
+        std::size_t column = 0;
+        std::string backend = sv::backend_name();
+        for (std::size_t c = 1; c < head.size(); ++c) {
+            std::string h = head[c];
+            std::transform(h.begin(), h.end(), h.begin(), [](unsigned char x) { return char(std::tolower(x)); });
+            if (h == backend) column = c;
+        }
+        REQUIRE_MESSAGE(column > 0, doc_name << " line " << i + 2 << ": no column for the " << backend << " backend");
+        for (std::size_t j = i + 3; j < doc.size() && !cells(doc[j]).empty(); ++j) {
+            auto row = cells(doc[j]);
+            REQUIRE_MESSAGE(row.size() == head.size(), doc_name << " line " << j + 1 << ": a row of " << row.size() << " cells");
+            rows.emplace_back(row[0], row[column]);
+        }
+    }
+    return rows;
+}
+
+template <class T, class Pos = std::uint32_t> std::string short_limit_of() {
+    return std::to_string(sv::pivoted_segments<T, Pos>{sv::vector<T>(std::size_t(100))}.short_limit());
+}
+
 }  // namespace
+
+TEST_CASE("docs/porting.md states short_limit() as the code has it on this backend") {
+    // each row of the document's table: the types it names, and what the code says for each
+    const std::vector<std::pair<std::string, std::vector<std::string>>> code = {
+        {"`std::int32_t`, `std::uint32_t`, `float`",
+         {short_limit_of<std::int32_t>(), short_limit_of<std::uint32_t>(), short_limit_of<float>()}},
+        {"`std::int64_t`, `std::uint64_t`, `double`",
+         {short_limit_of<std::int64_t>(), short_limit_of<std::uint64_t>(), short_limit_of<double>()}},
+        {"`std::int8_t`, `std::uint8_t`, `std::int16_t`, `std::uint16_t`",
+         {short_limit_of<std::int8_t>(), short_limit_of<std::uint8_t>(), short_limit_of<std::int16_t>(),
+          short_limit_of<std::uint16_t>()}},
+        {"other types (a struct with `<`), and any keys with 64-bit positions (`sv::pivoted_segments<T, std::uint64_t>`)",
+         {short_limit_of<documented::key>(), short_limit_of<std::int32_t, std::uint64_t>(),
+          short_limit_of<double, std::uint64_t>()}},
+    };
+    auto rows = constants_table("docs/porting.md", "short_limit");
+    CHECK(rows.size() == code.size());
+    for (auto& row : rows) {
+        const std::string &label = row.first, &stated = row.second;
+        CAPTURE(label);
+        auto it = std::find_if(code.begin(), code.end(), [&](auto& c) { return c.first == label; });
+        REQUIRE_MESSAGE(it != code.end(), "docs/porting.md's short_limit table has a row this test does not know: "
+                                          "name its types in the test's table too");
+        for (auto& value : it->second) CHECK_MESSAGE(stated == value, "the document says " << stated << ", the code " << value);
+    }
+}
 
 TEST_CASE("docs/porting.md and docs/exercises.md show the compiled code") {
     CHECK(check_document("docs/porting.md") >= 8);

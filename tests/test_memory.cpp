@@ -173,6 +173,48 @@ TEST_CASE("the cache limit: blocks past it go straight back, and lowering it tri
     CHECK(source.bytes_out == 0);
 }
 
+TEST_CASE("release_at_exit: the free blocks go back, those in use stay with their vectors, the cache stays usable") {
+    // what the process-wide cache does at exit (an atexit handler), on a cache of its own
+    sv::runtime::memory_cache cache;  // the backend's own source, as the process-wide cache's
+    void* held = cache.allocate(1000);  // in use at exit: a vector with static storage duration, say
+    cache.deallocate(cache.allocate(100000), 100000);
+    cache.deallocate(cache.allocate(300), 300, sv::current_stream());
+    const auto before = cache.stats();
+    CHECK(before.bytes_cached > 0);
+    cache.release_at_exit();
+    CHECK(cache.stats().bytes_cached == 0);
+    CHECK(cache.stats().backend_frees == before.backend_frees + 2);
+    CHECK(cache.stats().bytes_in_use == before.bytes_in_use);  // not freed under its vector
+    cache.deallocate(held, 1000);  // the vector goes after the handler: its block straight back, once
+    CHECK(cache.stats().backend_frees == before.backend_frees + 3);
+    CHECK(cache.stats().bytes_in_use == 0);
+    CHECK(cache.stats().bytes_cached == 0);
+    void* late = cache.allocate(5000);  // work after the handler (a later destructor's) still gets memory
+    REQUIRE(late != nullptr);
+    sv::backend::fill_bytes(late, 1, 5000, sv::current_stream(), "test (write the late block)");
+    cache.deallocate(late, 5000);
+    CHECK(cache.stats().bytes_cached == 0);
+    CHECK(cache.stats().backend_frees == before.backend_frees + 4);
+    cache.release_at_exit();  // again: nothing left to give
+    CHECK(cache.stats().backend_frees == before.backend_frees + 4);
+}
+
+TEST_CASE("release_at_exit leaves an application's source alone: its pool may be gone at exit") {
+    counting_source source;
+    sv::runtime::memory_cache cache;
+    cache.set_resource(source.resource());
+    cache.deallocate(cache.allocate(1000), 1000);
+    cache.release_at_exit();
+    CHECK(source.frees == 0);
+    CHECK(cache.stats().bytes_cached > 0);
+    cache.trim();  // the application's own call, while its pool lives
+    CHECK(source.frees == 1);
+    cache.set_resource(sv::runtime::backend_resource());  // the backend's again: released at exit
+    cache.deallocate(cache.allocate(1000), 1000);
+    cache.release_at_exit();
+    CHECK(cache.stats().bytes_cached == 0);
+}
+
 TEST_CASE("sv::memory: the process-wide cache's controls") {
     sv::vector<int> alive(1000, 1);  // scanvec memory in use
     CHECK_THROWS_AS(sv::memory::set_resource(sv::runtime::backend_resource()), sv::error);

@@ -14,8 +14,9 @@
 // lazy views through the program_traits specialised below (on distributed
 // vectors a lazy view is computed into a vector when made: one more pass,
 // agreed by the ranks as dist::map is).
-// dist::radix_sort is the distributed sort (algorithms/dist/sort.hpp: a
-// sample sort, the one-device radix sort on each rank, one all-to-all);
+// dist::radix_sort is the distributed sort (algorithms/dist/sort.hpp: the
+// one-device radix sort on each rank, exact cuts at the result's block
+// boundaries found a digit at a time, one all-to-all, a merge of the runs);
 // dist::quicksort sorts by processor teams (algorithms/dist/quicksort.hpp:
 // the communicator splits with the vector, down to the one-device quicksort).
 //

@@ -20,6 +20,10 @@
 // primitive's failure path leaks nothing and leaves its inputs alone. See
 // fail_after() below; off, it costs one compare inside the locked section.
 //
+// At exit the process-wide cache gives its free blocks back (release_at_exit):
+// a leak checker (compute-sanitizer --leak-check full, LeakSanitizer) run on
+// an application would otherwise report every block scanvec keeps as its leak.
+//
 // The public face (sv::memory, at the end): where the memory comes from (a
 // pair of functions, e.g. an application's pool), trim(), a limit on what the
 // cache keeps, and the statistics. How it runs: docs/design/memory.md.
@@ -29,6 +33,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -69,12 +74,22 @@ inline memory_resource backend_resource() {
 /// The byte that fills memory returned to the cache while poisoning is on.
 inline constexpr unsigned char poison_byte = 0xDB;
 
+class memory_cache;
+inline memory_cache& memory();
+
 class memory_cache {
 public:
     memory_cache() = default;
+    /// The process-wide cache (memory()): releases its blocks at exit.
+    struct process_wide_t {};
+    explicit memory_cache(process_wide_t) : process_wide_(true) {}
     memory_cache(const memory_cache&) = delete;
     memory_cache& operator=(const memory_cache&) = delete;
-    ~memory_cache() { trim(); }
+    ~memory_cache() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        trim_locked();
+        destroy_spare_events_locked();
+    }
 
     /// Rounds a request up to its bin: 256-byte multiples below 4 KiB, then
     /// steps of 1/8 of a power of two (at most 12.5% slack).
@@ -117,6 +132,13 @@ public:
         if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
         stats_.backend_allocations++;
         stats_.bytes_in_use += size;
+        if (process_wide_ && !exit_release_registered_) {
+            // Registered after the source's first block, so after the CUDA
+            // runtime set up its own teardown at exit: exit handlers run in
+            // the reverse order, so this one frees while the runtime still can.
+            exit_release_registered_ = true;
+            (void)std::atexit(release_process_cache_at_exit);
+        }
         return p;
     }
 
@@ -168,6 +190,8 @@ public:
                         " bytes of scanvec memory are in use; set the resource before any vector exists");
         trim_locked();
         resource_ = r;
+        const memory_resource own = backend_resource();
+        backend_source_ = r.allocate == own.allocate && r.deallocate == own.deallocate;
     }
 
     /// Keeps at most `bytes` of free blocks; blocks returned past it go back to
@@ -191,6 +215,24 @@ public:
     void trim() noexcept {
         std::lock_guard<std::mutex> lock(mutex_);
         trim_locked();
+    }
+
+    /// What the process-wide cache does at exit (registered with std::atexit
+    /// by its first allocation from the source): gives every free block and
+    /// pooled event back, and from then on sends each returned block straight
+    /// back (a cache limit of 0), so that a vector that outlives the exit
+    /// handlers frees its block when it goes; blocks in use stay with their
+    /// vectors, freed once, by them. Failures are ignored (the backend may be
+    /// shutting down). With a resource set by the application (set_resource)
+    /// the free blocks stay cached: its pool may be gone by then (trim() gives
+    /// them back while it lives). The cache stays usable.
+    void release_at_exit() noexcept {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (backend_source_) {
+            trim_locked();
+            cache_limit_ = 0;
+        }
+        destroy_spare_events_locked();
     }
 
     /// Test hook (fault injection): the k-th allocation request from now
@@ -289,12 +331,23 @@ private:
         free_.clear();
     }
 
+    /// Destroys the pooled events (those of cached blocks stay with them).
+    void destroy_spare_events_locked() noexcept {
+        for (backend::event_t e : events_) backend::destroy_event(e);
+        events_.clear();
+    }
+
+    static void release_process_cache_at_exit() { memory().release_at_exit(); }
+
     mutable std::mutex mutex_;
     free_map free_;
-    std::vector<backend::event_t> events_;  // pooled; never destroyed (the cache lives to the process's end)
+    std::vector<backend::event_t> events_;  // pooled, for blocks returned on a user's stream
     memory_stats stats_;
     std::size_t fail_countdown_ = no_failure;  // requests left before the injected failure (fail_after)
     memory_resource resource_ = backend_resource();
+    bool backend_source_ = true;  // resource_ is the backend's own allocator
+    bool process_wide_ = false;
+    bool exit_release_registered_ = false;
     std::size_t cache_limit_ = ~std::size_t(0);
 #if defined(NDEBUG)
     std::atomic<bool> poison_{false};
@@ -303,11 +356,11 @@ private:
 #endif
 };
 
-/// The process-wide cache. Intentionally leaked: vectors with static storage
-/// duration may be destroyed after it would be, and the CUDA context may
-/// already be gone at exit.
+/// The process-wide cache. The object is never destroyed (vectors with
+/// static storage duration may return blocks after any destructor of its
+/// would have run); its free blocks go back at exit (release_at_exit).
 inline memory_cache& memory() {
-    static memory_cache* cache = new memory_cache();
+    static memory_cache* cache = new memory_cache(memory_cache::process_wide_t{});
     return *cache;
 }
 
