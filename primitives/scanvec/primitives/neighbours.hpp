@@ -54,8 +54,8 @@ template <int Offset, class A> auto neighbours(const A& a, const value_t<A>& fil
                 a.size());
 }
 
-/// Evaluates a lazy neighbour view of a, on a's stream.
-template <class A, class V> vector<value_t<V>> evaluate_from(const A& a, const V& v) {
+/// Evaluates a lazy neighbour view, on the current stream.
+template <class V> vector<value_t<V>> evaluate_neighbours(const V& v) {
     vector<value_t<V>> r(v.size(), no_init);
     if (!v.empty()) {
         thrust::copy_n(policy(current_stream()), reader(v), v.size(), writer(r));
@@ -93,19 +93,19 @@ template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> auto run_heads(c
 /// r[0] = fill, r[i] = a[i-1]: each element's left neighbour. O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
 vector<value_t<A>> previous(const A& a, const value_t<A>& fill) {
-    return detail::labelled("previous", a.size(), [&] { return detail::evaluate_from(a, lazy::previous(a, fill)); }, a);
+    return detail::labelled("previous", a.size(), [&] { return detail::evaluate_neighbours(lazy::previous(a, fill)); }, a);
 }
 
 /// r[i] = a[i+1], r[n-1] = fill: each element's right neighbour. O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0>
 vector<value_t<A>> next(const A& a, const value_t<A>& fill) {
-    return detail::labelled("next", a.size(), [&] { return detail::evaluate_from(a, lazy::next(a, fill)); }, a);
+    return detail::labelled("next", a.size(), [&] { return detail::evaluate_neighbours(lazy::next(a, fill)); }, a);
 }
 
 /// r[0] = true (n > 0), r[i] = !(a[i] == a[i-1]): the heads of runs of equal elements.
 /// O(n) work, one step; queued.
 template <class A, std::enable_if_t<is_sequence_v<A>, int> = 0> vector<bool> run_heads(const A& a) {
-    return detail::labelled("run_heads", a.size(), [&] { return detail::evaluate_from(a, lazy::run_heads(a)); }, a);
+    return detail::labelled("run_heads", a.size(), [&] { return detail::evaluate_neighbours(lazy::run_heads(a)); }, a);
 }
 
 SCANVEC_NAMESPACE_END

@@ -33,7 +33,7 @@ template <class A, class... B> void expect_same_comm(const char* op, const A& a,
 }
 
 /// Global sizes are known to every rank: a mismatch throws on every rank, with no communication.
-template <class A, class... B> void expect_same_size(const char* op, const A& a, const B&... b) {
+template <class A, class... B> void expect_same_size([[maybe_unused]] const char* op, const A& a, const B&... b) {
     (core::expect_same_length(op, a.size(), b.size()), ...);
 }
 
