@@ -16,15 +16,9 @@
 // for every k, so the requests of lazily derived state (a descriptor's head
 // flags) are among those that fail.
 //
-// Known bug (host backend): Thrust's OpenMP stable sort merges its threads'
-// runs inside a parallel region and takes the merge's temporaries from the
-// cache there, so an out-of-memory in those requests escapes the parallel
-// region and terminates the process (std::terminate) instead of throwing
-// sv::out_of_memory. It hits every call that sorts through Thrust on the host
-// (sv::rank of flat and nested vectors, sv::combining_write of structs). Those
-// calls are fault-tested on the host with one OpenMP thread (no merge, so no
-// request inside a parallel region) unless SCANVEC_FAULTS_KNOWN_BUGS=1, which
-// runs them with every thread and shows the crash.
+// On the host every call runs on at least two OpenMP threads (four asked), so
+// the parallel paths (the sorts' merges of their threads' tiles among them)
+// run even on a machine of one or two cores.
 //
 // Run verbosely with SCANVEC_FAULTS_VERBOSE=1 (prints each call's request count).
 #include "support.hpp"
@@ -79,18 +73,16 @@ bool verbose() {
     return v && std::string(v) == "1";
 }
 
-/// Around the calls that sort through Thrust: on the host, one OpenMP thread
-/// (see the known bug at the top) unless SCANVEC_FAULTS_KNOWN_BUGS=1.
-struct thrust_sort_guard {
+/// Four OpenMP threads for the scope (host backend), whatever the machine has.
+struct four_threads {
     int threads = 0;
-    thrust_sort_guard() {
+    four_threads() {
 #if !SCANVEC_IS_CUDA
         threads = omp_get_max_threads();
-        const char* v = std::getenv("SCANVEC_FAULTS_KNOWN_BUGS");
-        if (!(v && std::string(v) == "1")) omp_set_num_threads(1);
+        omp_set_num_threads(4);
 #endif
     }
-    ~thrust_sort_guard() {
+    ~four_threads() {
 #if !SCANVEC_IS_CUDA
         omp_set_num_threads(threads);
 #endif
@@ -116,6 +108,7 @@ coverage& totals() {
 template <class Make, class Snapshot, class Call, class Check>
 void inject_every_fault(const char* name, Make make, Snapshot snapshot, Call call, Check check) {
     CAPTURE(name);
+    four_threads threads;
     // count the requests of one full call on fresh inputs (lazy state included)
     std::size_t count = 0;
     {
@@ -303,7 +296,6 @@ TEST_CASE("out of memory inside nested operations: scan and reduce and rank of n
             for (std::size_t j = 0; j < s.size(); ++j) rank[order[j]] = index_t(j);
             want.push_back(rank);
         }
-        thrust_sort_guard one_thread;
         inject_every_fault("rank(nested<int>)", make, snap, [](const sv::nested<int>& x) { return sv::rank(x); },
                            [&](const sv::nested<int>&, const sv::nested<index_t>& r) { REQUIRE(r.to_host() == want); });
     }
@@ -312,7 +304,6 @@ TEST_CASE("out of memory inside nested operations: scan and reduce and rank of n
         for (std::size_t i = 0; i < n; ++i) order[i] = index_t(i);
         std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return h[a] < h[b]; });
         for (std::size_t j = 0; j < n; ++j) rank[order[j]] = index_t(j);
-        thrust_sort_guard one_thread;
         inject_every_fault("rank(nested<int>) of one segment",
                            [&] { return sv::nested<int>(sv::vector<int>(h), sv::segments::single(n)); }, snap,
                            [](const sv::nested<int>& x) { return sv::rank(x); },
@@ -354,7 +345,6 @@ TEST_CASE("out of memory inside write and combining_write of described structs")
     auto want = dst;
     for (std::size_t k = 0; k < m; ++k) want[idx[k]] = tf::rec_sum{}(want[idx[k]], vals[k]);
     {
-        thrust_sort_guard one_thread;
         inject_every_fault("combining_write(records, commutative monoid)", make, snap,
                            [](const in_t& in) {
                                return sv::combining_write(in.dst, in.idx, in.vals,

@@ -21,7 +21,6 @@
 #include <scanvec/primitives/detail/permute_placement.hpp>
 #include <scanvec/primitives/detail/sort_dispatch.hpp>
 
-#include <thrust/sort.h>
 
 #include <string>
 
@@ -45,7 +44,7 @@ template <class A> vector<index_t> sorted_order(const A& a) {
         vector<T> keys = materialize(a);  // radix sort of (key, position) pairs
         stable_sort_pairs(keys.begin(), keys.end(), order.begin(), s);
     } else {  // merge sort of positions by the elements' operator<
-        thrust::stable_sort(policy(s), order.begin(), order.end(), less_at<T, decltype(reader(a))>{reader(a)});
+        stable_sort_by(order.begin(), order.end(), less_at<T, decltype(reader(a))>{reader(a)}, s);
     }
     backend::check_launch("rank (sort)");
     return order;

@@ -29,6 +29,7 @@
 
 #include <scanvec/primitives/detail/atomics.hpp>
 #include <scanvec/primitives/detail/one_device_only.hpp>
+#include <scanvec/primitives/detail/sort_dispatch.hpp>
 #include <scanvec/primitives/detail/write_policy.hpp>
 #include <scanvec/primitives/permute.hpp>
 
@@ -38,7 +39,6 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scatter.h>
-#include <thrust/sort.h>
 
 #include <cstdint>
 #include <limits>
@@ -157,7 +157,7 @@ void combine_by_sorting(vector<T>& dst, const Idx& idx, const V& vals, Op op) {
     auto s = current_stream();
     vector<index_t> targets = materialize(lazy::map(to_position{}, idx));
     vector<index_t> order = materialize(lazy::index(m));
-    thrust::sort_by_key(policy(s), targets.begin(), targets.end(), order.begin());
+    sort_pairs(targets.begin(), targets.end(), order.begin(), s);
     backend::check_launch("combining_write (sort by target)");
     vector<index_t> keys(m, no_init);
     vector<T> sums(m, no_init);
