@@ -4,9 +4,10 @@
 # and example, compiling the CUDA backend's examples with nvcc meanwhile
 # (running them needs a GPU: see bench/gpu.sh). The CUDA check stops at NVVM
 # IR (no PTX: the GPU machine's full build generates it and runs ptxas) and
-# leaves out the tests, the benchmarks, the fuzzer and the distributed layer,
-# which compile and run in that full build; on the host all of them build and
-# run above, but the benchmarks, which are only compiled. Time on 2 cores:
+# leaves out the tests, the benchmarks and the fuzzer, which compile and run in
+# that full build; on the host all of them build and run above, but the
+# benchmarks, which are only compiled. Warnings are errors in both builds
+# (SCANVEC_WERROR in the presets). Time on 2 cores:
 # README; where it goes: the summary this script ends with, and
 # docs/design/README.md ("Build cost").
 #   SCANVEC_SKIP_CUDA=1   skip the CUDA build (also skipped when nvcc is absent)
@@ -67,7 +68,8 @@ nvcc=/usr/local/cuda/bin/nvcc
 cuda_pid=
 if [ "${SCANVEC_SKIP_CUDA:-0}" != 1 ] && [ -x "$nvcc" ]; then
   # The examples through nvcc (every algorithm and the primitives they call,
-  # with the library's CUDA-only headers, in 2 units, and examples/interop.cu):
+  # with the library's CUDA-only headers, in 2 units, examples/interop.cu, and
+  # the distributed layer: dist_sort and dist_tour, every sv::dist call once):
   # its front end checks host and device code, and cicc lowers the device code
   # to NVVM IR (code=lto_90 in the cuda-ci preset), which is where the errors
   # only nvcc reports come from (a __host__ function called from device code,

@@ -183,7 +183,7 @@ void save(const suite& s) {
 }
 
 /// Runs one family at one size; a failure (say, out of memory) is reported and the run goes on.
-int run(suite& s, const char* family, std::size_t n, const std::function<void()>& body) {
+int run(const char* family, std::size_t n, const std::function<void()>& body) {
     int failed = 0;
     try {
         body();
@@ -222,46 +222,46 @@ int main(int argc, char** argv) try {
     int failures = 0;
     for (auto& [name, fn] : table) {
         if (!opt.wants(name)) continue;
-        for (std::size_t n : opt.sizes) failures += run(s, name, n, [&, fn = fn] { fn(s, n); });
+        for (std::size_t n : opt.sizes) failures += run(name, n, [&, fn = fn] { fn(s, n); });
         save(s);
     }
     if (opt.wants("sort64")) {
-        for (std::size_t n : opt.keys64_sizes) failures += run(s, "sort64", n, [&] { bench_sort64(s, n); });
+        for (std::size_t n : opt.keys64_sizes) failures += run("sort64", n, [&] { bench_sort64(s, n); });
         save(s);
     }
     if (opt.wants("quicksort")) {  // at the 64-bit keys' sizes: the uint64 row is one of them
-        for (std::size_t n : opt.keys64_sizes) failures += run(s, "quicksort", n, [&] { bench_quicksort_inputs(s, n); });
+        for (std::size_t n : opt.keys64_sizes) failures += run("quicksort", n, [&] { bench_quicksort_inputs(s, n); });
         save(s);
     }
     if (opt.wants("nested") && opt.nested_n) {
-        failures += run(s, "nested", opt.nested_n, [&] { bench_nested(s, opt.nested_n); });
+        failures += run("nested", opt.nested_n, [&] { bench_nested(s, opt.nested_n); });
         save(s);
     }
     if (opt.wants("write")) {  // the table's sizes up to 2^24
         for (std::size_t n : opt.sizes)
-            if (n <= (std::size_t(1) << 24)) failures += run(s, "write", n, [&] { bench_write(s, n); });
+            if (n <= (std::size_t(1) << 24)) failures += run("write", n, [&] { bench_write(s, n); });
         save(s);
     }
     if (opt.wants("programs")) {
-        for (std::size_t n : program_sizes(opt)) failures += run(s, "programs", n, [&] { bench_programs(s, n); });
+        for (std::size_t n : program_sizes(opt)) failures += run("programs", n, [&] { bench_programs(s, n); });
         save(s);
     }
     if (opt.wants("streams")) {  // small programs, where a second stream has room on the GPU
         for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 20})
-            failures += run(s, "streams", n, [&] { bench_streams(s, n); });
+            failures += run("streams", n, [&] { bench_streams(s, n); });
         save(s);
     }
     if (opt.wants("calls")) {  // many small calls: a BFS over a path, the host cost of one call
-        failures += run(s, "calls", 20000, [&] { bench_calls(s); });
+        failures += run("calls", 20000, [&] { bench_calls(s); });
         save(s);
     }
     // The cost-growth view: the int32 scan and sorts at every growth size (time per element in growth.csv).
     s.emit_rows = false;
     for (std::size_t n : opt.growth_sizes) {
         if ((opt.wants("scan") || opt.wants("growth")) && !s.measured("scan", n))
-            failures += run(s, "scan", n, [&] { bench_scan(s, n, true); });
+            failures += run("scan", n, [&] { bench_scan(s, n, true); });
         if ((opt.wants("sort") || opt.wants("growth")) && !s.measured("sort", n))
-            failures += run(s, "sort", n, [&] { bench_sort(s, n); });
+            failures += run("sort", n, [&] { bench_sort(s, n); });
     }
     save(s);
 

@@ -230,12 +230,12 @@ void records_of(suite& s, std::size_t n) {
     sv::vector<key_value> records(n, sv::no_init);
     records.field<&key_value::key>() = random_keys<std::uint32_t>(n);
     records.field<&key_value::value>() = tabulate<std::uint32_t>(n, SCANVEC_FN(std::int64_t i) { return std::uint32_t(i); });
-    const auto& keys = records.field<&key_value::key>();
-    const auto& values = records.field<&key_value::value>();
     sv::vector<std::uint32_t> want_keys(n, sv::no_init), want_values(n, sv::no_init);
     config c(s, "sortkeys", "{key, value} records by the key", "uint32+uint32", n);
     c.keys(2 * n * sizeof(std::uint32_t));
 #if defined(SCANVEC_BACKEND_CUDA)
+    const auto& keys = records.field<&key_value::key>();
+    const auto& values = records.field<&key_value::value>();
     cub_call radix([&](void* t, std::size_t& b) {
         return cub::DeviceRadixSort::SortPairs(t, b, keys.data(), want_keys.data(), values.data(), want_values.data(),
                                                int(n));

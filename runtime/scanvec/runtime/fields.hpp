@@ -89,12 +89,23 @@ SCANVEC_NAMESPACE_END
 #define SCANVEC_PP_EACH(F, T, ...) SCANVEC_PP_CAT(SCANVEC_PP_E, SCANVEC_PP_NARGS(__VA_ARGS__))(F, T, __VA_ARGS__)
 #define SCANVEC_PP_MEMBER(T, f) &T::f
 #define SCANVEC_PP_OFFSET(T, f) offsetof(T, f)
+// offsetof on an aggregate that is not standard-layout is conditionally
+// supported: g++ (-Winvalid-offsetof) and nvcc's front end (#1427) warn.
+#if defined(__NVCC__)
+#  define SCANVEC_PP_OFFSETOF_QUIET                                                                         \
+    _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1427")                                          \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Winvalid-offsetof\"")
+#  define SCANVEC_PP_OFFSETOF_LOUD _Pragma("GCC diagnostic pop") _Pragma("nv_diagnostic pop")
+#else
+#  define SCANVEC_PP_OFFSETOF_QUIET _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Winvalid-offsetof\"")
+#  define SCANVEC_PP_OFFSETOF_LOUD _Pragma("GCC diagnostic pop")
+#endif
 
 /// Describes struct T's fields for struct-of-arrays storage (at T's namespace
 /// scope). Every field of T must be listed, each once, in any order.
 // (The offsets are read only for a standard-layout struct with constructors;
 // on other structs compilers warn that offsetof is conditionally supported,
-// so that warning is off around it.)
+// so that warning is off around it: SCANVEC_PP_OFFSETOF_QUIET.)
 #define SCANVEC_FIELDS(T, ...)                                                                              \
     static_assert(::scanvec::detail::listed_once(SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__){}),                  \
                   "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): each field of " #T " must be listed once");    \
@@ -104,12 +115,12 @@ SCANVEC_NAMESPACE_END
     static_assert(::scanvec::detail::checkable_layout<T>(),                                                 \
                   "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): " #T " is neither an aggregate nor"            \
                   " standard-layout, so its fields cannot be checked to be all listed");                    \
-    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Winvalid-offsetof\"")                 \
+    SCANVEC_PP_OFFSETOF_QUIET                                                                               \
     static_assert(::scanvec::detail::lists_every_field(SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__){},             \
                                                        SCANVEC_PP_EACH(SCANVEC_PP_OFFSET, T, __VA_ARGS__)), \
                   "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): every field of " #T                            \
                   " must be listed (a field left out would be lost when " #T " is stored)");                \
-    _Pragma("GCC diagnostic pop")                                                                           \
+    SCANVEC_PP_OFFSETOF_LOUD                                                                                \
     [[maybe_unused]] inline SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__) scanvec_fields_of(T*) { return {}; }
 #define SCANVEC_PP_FIELD_LIST(T, ...)                                                                       \
     ::scanvec::detail::field_list<T, SCANVEC_PP_EACH(SCANVEC_PP_MEMBER, T, __VA_ARGS__)>
