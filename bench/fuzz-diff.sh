@@ -52,7 +52,8 @@ run_side() {
       OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive SCANVEC_FUZZ_PROGRAMS=$((hi - lo)) \
         SCANVEC_FUZZ_SEED=$((seed + lo)) SCANVEC_FUZZ_DUMP="$work/$name-$k.dump" \
         timeout -k 10 "$limit" "$bin" > "$work/$name-$k.log" 2>&1
-      echo "$? $(( ($(date +%s%N) - s0) / 1000000 ))" > "$work/$name-$k.rc"  # status, milliseconds
+      rc=$?
+      echo "$rc $(( ($(date +%s%N) - s0) / 1000000 ))" > "$work/$name-$k.rc"  # status, milliseconds
     ) &
   done
 }
@@ -80,13 +81,14 @@ def side(name, shards):
         ok_doctest = "Status: SUCCESS" in log
         whole = n == 0 or (m is not None and int(m.group(1)) == n)
         text = open(p + ".dump", errors="replace").read() if os.path.exists(p + ".dump") else ""
-        body = [l for l in text.split("\n") if l and not l.startswith("#")]
+        body = [l for l in text.split("\n") if l.strip() and not l.startswith("#")]
+        body = [l if l.split()[0].isdigit() else "0 " + l for l in body]  # (never: a line not a digest's)
         if not text.endswith("\n") and body:
             body.pop()  # a line cut short
         if whole:
             end = lo + n
         else:  # stopped: up to the last program that the digest holds whole
-            seeds = [int(l.split()[0]) for l in body if l.split() and l.split()[0].isdigit()]
+            seeds = [int(l.split()[0]) for l in body]
             end = max(seeds) if seeds else lo  # the last one may be cut short
             body = [l for l in body if int(l.split()[0]) < end]
         lines += body
@@ -112,6 +114,8 @@ dseeds = sorted({int(l[2:].split()[0]) for l in d if l.startswith(("<", ">")) an
 
 clean = all(i["clean"] for i in hinfo + cinfo)
 agree = differing == 0 and compared == programs
+stopped = [i for i in hinfo + cinfo if not i["whole"]]
+reported = [i for i in hinfo + cinfo if i["whole"] and not i["clean"]]  # failures, or doctest's
 md = ["# Cross-backend differential fuzzing", "",
       f"- programs: {programs}, seeds {seed}..{seed + programs - 1}"
       + (" (SCANVEC_TEST_SMALL=1)" if os.environ.get("SCANVEC_TEST_SMALL") == "1" else ""),
@@ -131,7 +135,6 @@ if differing:
     md += ["", "First differences (diff host cuda; a line is \"<seed> <step> <kind> <hash>\"; replay with",
            "SCANVEC_FUZZ_SEED=<seed> SCANVEC_FUZZ_PROGRAMS=1 SCANVEC_FUZZ_VERBOSE=1 on each side):", "", "```"]
     md += d[:40] + ["```"]
-bad = [i for i in hinfo + cinfo if not i["clean"]]
 for name, info in (("host", hinfo), ("cuda", cinfo)):
     for i in info:
         if not i["clean"]:
@@ -139,7 +142,8 @@ for name, info in (("host", hinfo), ("cuda", cinfo)):
             md += ["", f"Log of {name} shard {i['k']} (last lines):", "", "```"] + tail + ["```"]
 open(f"{out}/fuzz.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md[:10]))
-verdict = "backends agree" if agree and clean else "FAILED"
+verdict = ("DIFFER" if differing else "FAILED: a shard reported failures" if reported
+           else f"agree where compared, {len(stopped)} shards stopped early" if stopped else "backends agree")
 print(f"fuzz: {verdict}: {compared}/{programs} programs compared, {differing} differing lines, "
       f"shards clean {sum(i['clean'] for i in hinfo + cinfo)}/{len(hinfo + cinfo)} "
       f"({hshards} host + {gshards} CUDA), {wall} s (fuzz.md)")
