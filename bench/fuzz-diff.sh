@@ -24,7 +24,7 @@
 # and the digests agree on every seed; 1 otherwise. The last line printed is
 # one line of summary (gpu.sh puts it in its own).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-build/gpu-out}; mkdir -p "$out"
 work=${FUZZ_WORK:-build/fuzz-diff}
 rm -rf "$work"; mkdir -p "$work"
