@@ -2,7 +2,7 @@
 # For a GPU machine (the H100 lent through the device tool): builds the cuda
 # preset, runs the whole test suite, then the benchmarks; prints a short
 # summary last and writes full logs and results under $OUT (or build/gpu-out).
-#   bench/gpu.sh [build|tests|bench|dist|sanitize|profile|all]   default: all (sanitize is separate: slow)
+#   bench/gpu.sh [build|tests|bench|dist|sanitize|profile|fuzz|fuzz-build|all]   default: all (sanitize, fuzz: separate, slow)
 #   build: only configure and build (a device call has 10 minutes: build in one call, run in the next)
 #   CMAKE_EXTRA: extra configure arguments (say -DSCANVEC_DIST=OFF)
 #   BUILD_TARGETS: build only these targets (a short call after a small change)
@@ -40,10 +40,18 @@
 #     Only on that machine's copy (here it would hide edits),
 #     and only while the tree stays as it was: an edited header, dated 2020
 #     too, would not be rebuilt.
+#   fuzz: cross-backend differential fuzzing (bench/fuzz-diff.sh, which lists its FUZZ_*
+#     settings): the cuda preset's test_fuzz and the host preset's (build/host), built side
+#     by side (BUILD_TARGETS defaults to test_fuzz), run FUZZ_PROGRAMS (100000) programs
+#     in shards, host and CUDA at once, and their digests compared, in $OUT/fuzz.md.
+#     The shards stop FUZZ_BUDGET (560) seconds after this script started, less 30
+#     (FUZZ_TIMEOUT, if set, instead), and only the programs both sides finished are compared.
+#     fuzz-build: only those two builds (a first call; the second takes NO_BUILD=1)
 # doctest travels in .deps/ (bench/carry-deps.sh), since that machine cannot fetch.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
+start=$(date +%s)
 out=${OUT:-build/gpu-out}; mkdir -p "$out"
 export DOCTEST_PREFIX=$PWD/.deps
 if [ "${FIX_MTIMES:-0}" = 1 ]; then
@@ -59,6 +67,14 @@ cmake --preset cuda -DDOCTEST_PREFIX="$DOCTEST_PREFIX" -DCMAKE_PREFIX_PATH="$DOC
   || { tail -30 "$out/configure.log"; exit 1; }
 t0=$(date +%s)
 base_pid=
+host_pid=
+if [ "$what" = fuzz ] || [ "$what" = fuzz-build ]; then  # the host side of the fuzz step, built alongside
+  BUILD_TARGETS=${BUILD_TARGETS:-test_fuzz}
+  ( cmake --preset host -DDOCTEST_PREFIX="$DOCTEST_PREFIX" -DCMAKE_PREFIX_PATH="$DOCTEST_PREFIX" -DSCANVEC_DIST=OFF \
+      -DSCANVEC_BUILD_BENCH=OFF -DSCANVEC_BUILD_EXAMPLES=OFF \
+      && timeout "${BUILD_TIMEOUT:-0}" cmake --build --preset host -j "$(nproc)" --target test_fuzz ) > "$out/host-build.log" 2>&1 &
+  host_pid=$!
+fi
 if [ -n "${BASELINE_SRC:-}" ]; then  # the earlier revision's bench, built alongside
   ( cd "$BASELINE_SRC" && cmake --preset cuda -DSCANVEC_BUILD_TESTS=OFF -DSCANVEC_BUILD_EXAMPLES=OFF \
       && cmake --build --preset cuda -j "$(nproc)" --target scanvec_bench ) > "$out/baseline-build.log" 2>&1 &
@@ -74,6 +90,11 @@ if timeout "${BUILD_TIMEOUT:-0}" cmake --build --preset cuda -j "$(nproc)" ${BUI
 else
   grep -E "error|FAILED" "$out/build.log" | head -40
   summary+=("build: FAILED (see build.log) after $(( $(date +%s) - t0 )) s")
+fi
+
+if [ -n "$host_pid" ]; then
+  if wait "$host_pid"; then summary+=("host test_fuzz build: ok in $(( $(date +%s) - t0 )) s")
+  else tail -20 "$out/host-build.log"; summary+=("host test_fuzz build: FAILED (host-build.log)"); fi
 fi
 
 fi  # NO_BUILD
@@ -112,6 +133,17 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
     failed=$(grep -E "\(Failed\)|\(SEGFAULT\)|\(Subprocess|Timeout" "$out/tests.log" | head -30)
     echo "$failed"
     while IFS= read -r line; do summary+=("  $line"); done <<< "$failed"
+  fi
+fi
+
+if [ "$what" = fuzz ]; then
+  fuzz_limit=${FUZZ_TIMEOUT:-$(( ${FUZZ_BUDGET:-560} - ($(date +%s) - start) - 30 ))}
+  if [ "$fuzz_limit" -lt 30 ]; then
+    summary+=("fuzz: not run, ${fuzz_limit} s left of FUZZ_BUDGET (build in one call: fuzz-build, run in the next: NO_BUILD=1)")
+  else
+    FUZZ_TIMEOUT=$fuzz_limit OUT=$out bench/fuzz-diff.sh > "$out/fuzz.log" 2>&1
+    cat "$out/fuzz.log"
+    summary+=("$(tail -1 "$out/fuzz.log")")
   fi
 fi
 

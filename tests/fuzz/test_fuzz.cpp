@@ -37,18 +37,20 @@
 // canonicalised (an unwritten position hashes its value, a written one only a
 // mark, once its value was checked to be among those sent there). Both runs
 // need the same SCANVEC_FUZZ_PROGRAMS, SCANVEC_FUZZ_SEED and SCANVEC_TEST_SMALL
-// (it changes the sizes). On the GPU machine, from the repository root (the
-// cuda preset builds the fuzzer: SCANVEC_BUILD_FUZZ is ON but in the cuda-ci
-// preset; ninja compiles its eight files side by side):
+// (it changes the sizes). On the GPU machine, from the repository root,
 //
-//   cmake --preset cuda && cmake --build --preset cuda --target test_fuzz
-//   cmake --preset host && cmake --build --preset host --target test_fuzz
-//   SCANVEC_FUZZ_PROGRAMS=5000 SCANVEC_FUZZ_DUMP=fuzz-cuda.txt build/cuda/tests/test_fuzz
-//   OMP_WAIT_POLICY=passive SCANVEC_FUZZ_PROGRAMS=5000 SCANVEC_FUZZ_DUMP=fuzz-host.txt build/host/tests/test_fuzz
-//   diff fuzz-host.txt fuzz-cuda.txt && echo "backends agree"
+//   bench/gpu.sh fuzz
 //
-// Each run must also report "0 failed" (it checks itself against the
-// reference); the first line that differs names the seed and the step to replay.
+// builds the cuda and host presets' test_fuzz side by side, runs
+// FUZZ_PROGRAMS (default 100000) programs from FUZZ_SEED in shards of
+// consecutive seeds (the host build in one-thread processes, the CUDA build in
+// a few processes sharing the GPU), checks that every shard reports "0 failed"
+// and passes, joins each side's digests in seed order and diffs them, in
+// $OUT/fuzz.md; bench/fuzz-diff.sh does the running and lists its settings
+// (shard counts, a time limit per shard). Without a GPU,
+// FUZZ_CUDA_BIN=build/host/tests/test_fuzz bench/fuzz-diff.sh runs it with the
+// host build on both sides. The first line that differs names the seed and
+// the step to replay on each side.
 //
 // The same diff between OMP_NUM_THREADS=1 and the default compares the host
 // backend with itself across thread counts.
