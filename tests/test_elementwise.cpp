@@ -13,6 +13,13 @@ struct particle {
     int id;
 };
 SCANVEC_FIELDS(particle, x, v, id)
+/// Every field matters: the map below changes each one (one left out of the list would not compile).
+struct padded_pt {
+    char tag;
+    double x;
+    std::int16_t y;
+};
+SCANVEC_FIELDS(padded_pt, tag, x, y)
 }  // namespace et
 using et::particle;
 
@@ -50,6 +57,20 @@ TEST_CASE("map with struct inputs and struct results") {
         REQUIRE(hs[i] == 0.5f * i);
     }
     CHECK(moved.field<&particle::x>().size() == 1000);
+}
+
+TEST_CASE("map keeps every field of a struct with padding") {
+    using et::padded_pt;
+    std::vector<padded_pt> h;
+    for (int i = 0; i < 500; ++i) h.push_back({char(i % 100), i * 0.25, std::int16_t(i)});
+    sv::vector<padded_pt> p(h);
+    auto r = sv::map(SCANVEC_FN(padded_pt a) { return padded_pt{char(a.tag + 1), a.x + 1, std::int16_t(a.y * 2)}; }, p)
+                 .to_host();
+    for (int i = 0; i < 500; ++i) {
+        REQUIRE(r[i].tag == char(i % 100 + 1));
+        REQUIRE(r[i].x == i * 0.25 + 1);
+        REQUIRE(r[i].y == 2 * i);
+    }
 }
 
 TEST_CASE("map of mismatched lengths throws length_error naming both") {

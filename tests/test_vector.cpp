@@ -14,6 +14,31 @@ struct point {
 SCANVEC_FIELDS(point, x, y, id)
 SCANVEC_HD inline bool operator==(const point& a, const point& b) { return a.x == b.x && a.y == b.y && a.id == b.id; }
 struct undescribed { int a; };
+
+/// Fields apart by padding, listed in another order than declared.
+struct padded {
+    char c;
+    double d;
+    std::int16_t s;
+};
+SCANVEC_FIELDS(padded, d, s, c)
+SCANVEC_HD inline bool operator==(const padded& a, const padded& b) { return a.c == b.c && a.d == b.d && a.s == b.s; }
+/// Not an aggregate: checked by its layout.
+struct built {
+    built() = default;
+    SCANVEC_HD built(char c_, float f_) : c(c_), f(f_) {}
+    char c = 0;
+    float f = 0;
+};
+SCANVEC_FIELDS(built, c, f)
+SCANVEC_HD inline bool operator==(const built& a, const built& b) { return a.c == b.c && a.f == b.f; }
+/// A nested struct and an array are one field each (sv::vector stores neither).
+struct nested {
+    float x;
+    point p;
+    int arr[3];
+};
+SCANVEC_FIELDS(nested, x, p, arr)
 }  // namespace vt
 using vt::point;
 
@@ -118,6 +143,26 @@ TEST_CASE("structs are stored as one array per field") {
     for (auto v : filled.to_host()) CHECK(v == point{1, 1, 7});
     big.resize(1001);
     CHECK(big[1000] == point{0, 0, 0});
+}
+
+TEST_CASE("described structs with padding or constructors round-trip") {
+    using vt::built;
+    using vt::padded;
+    static_assert(sv::is_described_v<vt::nested>);
+    static_assert(sv::fields_of<vt::nested>::size == 3);
+
+    std::vector<padded> h;
+    for (int i = 0; i < 300; ++i) h.push_back({char('a' + i % 26), i * 0.5, std::int16_t(-i)});
+    sv::vector<padded> p(h);
+    CHECK(p.to_host() == h);
+    CHECK(p[7] == padded{'h', 3.5, -7});
+    CHECK(p.field<&padded::c>().to_host()[27] == 'b');
+    sv::vector<padded> filled(5, padded{'z', -1.25, 9});
+    for (auto v : filled.to_host()) CHECK(v == padded{'z', -1.25, 9});
+
+    sv::vector<built> b = {built('x', 1.5f), built('y', -2.0f)};
+    CHECK(b[1] == built('y', -2.0f));
+    CHECK(b.field<&built::f>().to_host() == std::vector<float>{1.5f, -2.0f});
 }
 
 TEST_CASE("a vector knows where it lives") {

@@ -58,8 +58,7 @@ struct global_index {
     std::size_t size() const { return n; }
 };
 
-template <class X> struct is_dist_vector : std::false_type {};
-template <class T> struct is_dist_vector<vector<T>> : std::true_type {};
+using scanvec::detail::is_dist_vector;
 
 /// The first distributed vector among the arguments.
 template <class X, class... Y> const auto& first_vector(const X& x, const Y&... y) {

@@ -8,6 +8,7 @@
 // until a primitive consumes it, inside that primitive's own pass.
 #pragma once
 
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/runtime/label.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
@@ -71,7 +72,8 @@ template <class T> auto distribute(const T& v, std::size_t n) { return view(thru
 
 /// r[i] = f(a[i], b[i], ...). Struct results are stored as struct-of-arrays.
 /// O(n) work, one step; queued (no wait).
-template <class F, class A, class... B> auto map(F f, const A& a, const B&... b) {
+template <class F, class A, class... B, std::enable_if_t<!detail::any_dist_vector_v<A, B...>, int> = 0>
+auto map(F f, const A& a, const B&... b) {
     static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::map(f, a, ...): a, ... must be vectors or views");
     return detail::labelled("map", a.size(), [&] {
         std::size_t n = detail::common_length("map", a, b...);
@@ -86,6 +88,30 @@ template <class F, class A, class... B> auto map(F f, const A& a, const B&... b)
         }
         return r;
     }, a, b...);
+}
+
+namespace detail {
+/// The element type of a sequence or of a sv::dist::vector (none for other types).
+template <class X, class = void> struct element_of {};
+template <class X> struct element_of<X, std::enable_if_t<is_sequence_v<X>>> { using type = value_t<X>; };
+template <class T> struct element_of<dist::vector<T>> { using type = T; };
+/// What sv::dist::map(f, x...) returns.
+template <class F, class... X>
+using dist_map_t = dist::vector<std::decay_t<std::invoke_result_t<F, typename element_of<X>::type...>>>;
+}  // namespace detail
+
+/// sv::map given a sv::dist::vector among its sequences: one error that names
+/// sv::dist::map (detail/one_device_only.hpp). sv::dist::map takes a pack of
+/// vectors too, so the usual guard and it would tie for one vector; this one
+/// has the form of sv::map above and is chosen exactly where that one is not,
+/// and sv::dist::map is the more specialised of the two. (Its condition is in
+/// the return type: g++ does not order it below sv::dist::map as a template
+/// parameter after the pack.)
+template <class F, class A, class... B>
+auto map(F, const A&, const B&...)
+    -> std::enable_if_t<detail::any_dist_vector_v<A, B...>, detail::dist_map_t<F, A, B...>> {
+    static_assert(detail::one_device_guard_called<A>, SCANVEC_DETAIL_ONE_DEVICE_MESSAGE(map));
+    return detail::never_returned<detail::dist_map_t<F, A, B...>, A>();
 }
 
 /// r[i] = i, as sv::index_t (or I). O(n) work, one step; queued (no wait).

@@ -7,6 +7,7 @@
 // Flags are sv::vector<bool> or any integral sequence, read as nonzero = true.
 #pragma once
 
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/scan_policy.hpp>
 
 #include <scanvec/primitives/permute.hpp>
@@ -160,5 +161,10 @@ template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags&
         else return detail::pack_by_scan(a, materialize(lazy::map(detail::is_set{}, flags)), s);
     }, a, flags);
 }
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(enumerate, dist::vector<index_t>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(count, index_t)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(pack, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

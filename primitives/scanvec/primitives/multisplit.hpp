@@ -32,6 +32,7 @@
 
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/detail/multisplit_policy.hpp>
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/radix_digit_view.hpp>
 
 // The one place the backend is chosen: both headers give histogram_into and multisplit_into.
@@ -157,5 +158,12 @@ template <class K, class A, class KeyOf> std::optional<vector<value_t<A>>> multi
 }
 
 }  // namespace detail
+
+/// sv::multisplit given a sv::dist::vector: one error that names sv::dist::multisplit
+/// (detail/one_device_only.hpp; written out to take m as sv::dist::multisplit does).
+template <class T, class D, class... R> auto multisplit(const dist::vector<T>&, const D&, index_t, const R&...) {
+    static_assert(detail::one_device_guard_called<T>, SCANVEC_DETAIL_ONE_DEVICE_MESSAGE(multisplit));
+    return detail::never_returned<dist::vector<T>, T>();
+}
 
 SCANVEC_NAMESPACE_END

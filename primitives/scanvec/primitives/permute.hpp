@@ -12,6 +12,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/permutation_fingerprint.hpp>
 #if defined(SCANVEC_BACKEND_CUDA)
 #  include <scanvec/primitives/detail/permute_fused_check.hpp>
@@ -397,5 +398,9 @@ template <class A, class Idx> auto back_permute(const A& a, const Idx& idx) {
     return view(thrust::make_permutation_iterator(detail::reader(a), detail::reader(idx)), idx.size());
 }
 }  // namespace lazy
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(permute, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(back_permute, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

@@ -12,6 +12,7 @@
 // op defaults to sv::plus of the element type; operators need not commute.
 #pragma once
 
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/scan_dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/runtime/interop.hpp>
@@ -171,5 +172,12 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
         return res;
     }, a);
 }
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(inclusive_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(backward_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(backward_inclusive_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(reduce, T)
 
 SCANVEC_NAMESPACE_END

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/split_destination.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -260,5 +261,12 @@ template <class Lengths> vector<bool> lengths_to_flags(const Lengths& lengths) {
     auto offsets = scan_total(lazy::map(SCANVEC_FN(value_t<Lengths> l) { return index_t(l); }, lengths));
     return offsets_to_flags(offsets.values, std::size_t(offsets.total));
 }
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_inclusive_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_backward_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_backward_inclusive_scan, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_reduce, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

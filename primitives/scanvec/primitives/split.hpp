@@ -10,6 +10,7 @@
 // (algorithms/split.hpp). How it runs and what it measured: docs/design/split.md.
 #pragma once
 
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/split_dispatch.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -27,5 +28,8 @@ template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags
         return detail::split_flat(a, flags);
     }, a, flags);
 }
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(split, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/atomics.hpp>
+#include <scanvec/primitives/detail/one_device_only.hpp>
 #include <scanvec/primitives/detail/write_policy.hpp>
 #include <scanvec/primitives/permute.hpp>
 
@@ -270,5 +271,9 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
         return std::move(dst);
     }, idx, vals);
 }
+
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(write, dist::vector<T>)
+SCANVEC_DETAIL_ONE_DEVICE_ONLY(combining_write, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

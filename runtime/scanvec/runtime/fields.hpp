@@ -7,9 +7,13 @@
 // by argument-dependent lookup that names the fields as compile-time member
 // pointers. sv::vector<point> then stores one backend array per field, and the
 // library assembles/disassembles `point` values on the backend as it moves them.
+// Every field must be listed, each once: a field left out would be lost when
+// the struct is stored, so a list that is not complete does not compile
+// (detail/fields_complete.hpp says how that is checked).
 #pragma once
 
 #include <scanvec/runtime/config.hpp>
+#include <scanvec/runtime/detail/fields_complete.hpp>
 
 #include <cstddef>
 #include <tuple>
@@ -61,32 +65,51 @@ template <class T> inline constexpr bool is_described_v = detail::described<T>::
 template <class T> using fields_of = typename detail::described<T>::list;
 SCANVEC_NAMESPACE_END
 
-// Preprocessor for-each over up to 16 fields, prefixing each with &T::.
+// Preprocessor for-each over up to 16 fields: F(T, field), comma-separated.
 #define SCANVEC_PP_CAT(a, b) SCANVEC_PP_CAT_(a, b)
 #define SCANVEC_PP_CAT_(a, b) a##b
 #define SCANVEC_PP_NARGS(...) SCANVEC_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define SCANVEC_PP_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
-#define SCANVEC_PP_M1(T, a) &T::a
-#define SCANVEC_PP_M2(T, a, ...) &T::a, SCANVEC_PP_M1(T, __VA_ARGS__)
-#define SCANVEC_PP_M3(T, a, ...) &T::a, SCANVEC_PP_M2(T, __VA_ARGS__)
-#define SCANVEC_PP_M4(T, a, ...) &T::a, SCANVEC_PP_M3(T, __VA_ARGS__)
-#define SCANVEC_PP_M5(T, a, ...) &T::a, SCANVEC_PP_M4(T, __VA_ARGS__)
-#define SCANVEC_PP_M6(T, a, ...) &T::a, SCANVEC_PP_M5(T, __VA_ARGS__)
-#define SCANVEC_PP_M7(T, a, ...) &T::a, SCANVEC_PP_M6(T, __VA_ARGS__)
-#define SCANVEC_PP_M8(T, a, ...) &T::a, SCANVEC_PP_M7(T, __VA_ARGS__)
-#define SCANVEC_PP_M9(T, a, ...) &T::a, SCANVEC_PP_M8(T, __VA_ARGS__)
-#define SCANVEC_PP_M10(T, a, ...) &T::a, SCANVEC_PP_M9(T, __VA_ARGS__)
-#define SCANVEC_PP_M11(T, a, ...) &T::a, SCANVEC_PP_M10(T, __VA_ARGS__)
-#define SCANVEC_PP_M12(T, a, ...) &T::a, SCANVEC_PP_M11(T, __VA_ARGS__)
-#define SCANVEC_PP_M13(T, a, ...) &T::a, SCANVEC_PP_M12(T, __VA_ARGS__)
-#define SCANVEC_PP_M14(T, a, ...) &T::a, SCANVEC_PP_M13(T, __VA_ARGS__)
-#define SCANVEC_PP_M15(T, a, ...) &T::a, SCANVEC_PP_M14(T, __VA_ARGS__)
-#define SCANVEC_PP_M16(T, a, ...) &T::a, SCANVEC_PP_M15(T, __VA_ARGS__)
+#define SCANVEC_PP_E1(F, T, a) F(T, a)
+#define SCANVEC_PP_E2(F, T, a, ...) F(T, a), SCANVEC_PP_E1(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E3(F, T, a, ...) F(T, a), SCANVEC_PP_E2(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E4(F, T, a, ...) F(T, a), SCANVEC_PP_E3(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E5(F, T, a, ...) F(T, a), SCANVEC_PP_E4(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E6(F, T, a, ...) F(T, a), SCANVEC_PP_E5(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E7(F, T, a, ...) F(T, a), SCANVEC_PP_E6(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E8(F, T, a, ...) F(T, a), SCANVEC_PP_E7(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E9(F, T, a, ...) F(T, a), SCANVEC_PP_E8(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E10(F, T, a, ...) F(T, a), SCANVEC_PP_E9(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E11(F, T, a, ...) F(T, a), SCANVEC_PP_E10(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E12(F, T, a, ...) F(T, a), SCANVEC_PP_E11(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E13(F, T, a, ...) F(T, a), SCANVEC_PP_E12(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E14(F, T, a, ...) F(T, a), SCANVEC_PP_E13(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E15(F, T, a, ...) F(T, a), SCANVEC_PP_E14(F, T, __VA_ARGS__)
+#define SCANVEC_PP_E16(F, T, a, ...) F(T, a), SCANVEC_PP_E15(F, T, __VA_ARGS__)
+#define SCANVEC_PP_EACH(F, T, ...) SCANVEC_PP_CAT(SCANVEC_PP_E, SCANVEC_PP_NARGS(__VA_ARGS__))(F, T, __VA_ARGS__)
+#define SCANVEC_PP_MEMBER(T, f) &T::f
+#define SCANVEC_PP_OFFSET(T, f) offsetof(T, f)
 
-/// Describes struct T's fields for struct-of-arrays storage (at T's namespace scope).
-#define SCANVEC_FIELDS(T, ...)                                                                   \
-    [[maybe_unused]] inline ::scanvec::detail::field_list<                                       \
-        T, SCANVEC_PP_CAT(SCANVEC_PP_M, SCANVEC_PP_NARGS(__VA_ARGS__))(T, __VA_ARGS__)>          \
-    scanvec_fields_of(T*) {                                                                      \
-        return {};                                                                               \
-    }
+/// Describes struct T's fields for struct-of-arrays storage (at T's namespace
+/// scope). Every field of T must be listed, each once, in any order.
+// (The offsets are read only for a standard-layout struct with constructors;
+// on other structs compilers warn that offsetof is conditionally supported,
+// so that warning is off around it.)
+#define SCANVEC_FIELDS(T, ...)                                                                              \
+    static_assert(::scanvec::detail::listed_once(SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__){}),                  \
+                  "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): each field of " #T " must be listed once");    \
+    static_assert(::scanvec::detail::declared_in(SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__){}),                  \
+                  "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): list only fields that " #T                     \
+                  " declares itself (a base class's fields cannot be listed)");                             \
+    static_assert(::scanvec::detail::checkable_layout<T>(),                                                 \
+                  "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): " #T " is neither an aggregate nor"            \
+                  " standard-layout, so its fields cannot be checked to be all listed");                    \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Winvalid-offsetof\"")                 \
+    static_assert(::scanvec::detail::lists_every_field(SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__){},             \
+                                                       SCANVEC_PP_EACH(SCANVEC_PP_OFFSET, T, __VA_ARGS__)), \
+                  "SCANVEC_FIELDS(" #T ", " #__VA_ARGS__ "): every field of " #T                            \
+                  " must be listed (a field left out would be lost when " #T " is stored)");                \
+    _Pragma("GCC diagnostic pop")                                                                           \
+    [[maybe_unused]] inline SCANVEC_PP_FIELD_LIST(T, __VA_ARGS__) scanvec_fields_of(T*) { return {}; }
+#define SCANVEC_PP_FIELD_LIST(T, ...)                                                                       \
+    ::scanvec::detail::field_list<T, SCANVEC_PP_EACH(SCANVEC_PP_MEMBER, T, __VA_ARGS__)>
