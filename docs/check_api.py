@@ -4,7 +4,8 @@
 Reads the headers (runtime/scanvec, primitives/scanvec, algorithms/scanvec,
 their detail/ folders too), collects every name declared at namespace scope
 outside a `detail` (or `*_detail`) namespace - classes, structs, enums,
-aliases, functions, variables - and the SCANVEC_* macros they define (not the SCANVEC_PP_* helpers), and fails,
+aliases, functions, variables - and the SCANVEC_* macros they define (not the SCANVEC_PP_* and SCANVEC_DETAIL_*
+helpers, nor those of detail/ folders), and fails,
 naming them, when docs/api.md does not mention one. A name declared in
 scanvec::lazy counts as mentioned when `lazy::name` (or `sv::lazy::name`)
 appears; a name of scanvec itself when `name` appears not preceded by
@@ -64,8 +65,11 @@ def preprocess(text):
     code = "\n".join(code)
     code = code.replace("SCANVEC_NAMESPACE_BEGIN", "namespace scanvec { inline namespace SCANVEC_ABI {")
     code = code.replace("SCANVEC_NAMESPACE_END", "} }")
-    # a struct's description (it defines the ADL hook scanvec_fields_of, part of the macro)
-    code = re.sub(r"\bSCANVEC_FIELDS\s*\([^)]*\)", ";", code)
+    # A macro invoked at namespace scope on a line of its own (a struct's
+    # SCANVEC_FIELDS, a library macro that declares an overload) ends there:
+    # what it declares is the macro's (the ADL hook scanvec_fields_of, a
+    # guard), and the declaration after it is read on its own.
+    code = re.sub(r"(?m)^[ \t]*[A-Z][A-Z0-9_]*[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*$", ";", code)
     return code, macros
 
 
@@ -233,8 +237,8 @@ def public_names(root):
         for ns, name, kind in decls:
             names.setdefault((ns, name), (kind, rel))
         for mac in defined:
-            if (mac.startswith("SCANVEC_") and not mac.startswith("SCANVEC_PP_") and not mac.endswith("_")
-                    and "/detail/" not in rel):
+            if (mac.startswith("SCANVEC_") and not mac.startswith(("SCANVEC_PP_", "SCANVEC_DETAIL_"))
+                    and not mac.endswith("_") and "/detail/" not in rel):
                 macros.setdefault(mac, rel)
     return names, macros
 
