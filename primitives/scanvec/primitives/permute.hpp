@@ -157,8 +157,6 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
 struct unchecked_t {};
 inline constexpr unchecked_t unchecked{};
 
-/// r[idx[i]] = a[i]; idx must be a permutation of 0..n-1 (not checked: bad
-/// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
 namespace detail {
 
 #if defined(SCANVEC_BACKEND_CUDA)

@@ -37,7 +37,7 @@ struct is_positive {
 class segments {
 public:
     /// Segment k holds lengths[k] >= 0 elements (a negative length throws
-    /// sv::error on every rank). Collective: maps, a scan, counts and packs of
+    /// sv::index_error on every rank, as on one device). Collective: maps, a scan, counts and packs of
     /// the lengths, one write of the head flags (each a dist call, agreed by
     /// every rank).
     template <class I> static segments from_lengths(const vector<I>& lengths) {
@@ -45,7 +45,7 @@ public:
         const auto& comm = lengths.comm();
         const index_t negatives = dist::count(dist::map(negative{}, lengths));
         if (negatives)
-            throw error("scanvec::dist::segments::from_lengths: " + std::to_string(negatives) + " negative length(s)");
+            throw index_error("scanvec::dist::segments::from_lengths: " + std::to_string(negatives) + " negative length(s)");
         segments s(comm);
         s.count_ = index_t(lengths.size());
         const auto wide = dist::map(widen{}, lengths);
