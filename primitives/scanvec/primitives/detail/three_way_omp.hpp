@@ -145,31 +145,49 @@ template <class T, class Pos> struct three_way_host {
         const index_t blocks = blocks_of(n), limit = index_t(three_way_host_short_limit);
         Pos* start = segs.start.data();
         Pos* length = segs.length.data();
-        // the heads first, then the sorts: a sort rewrites the starts that name heads
-        std::vector<std::vector<index_t>> heads(static_cast<std::size_t>(blocks));
-#pragma omp parallel for schedule(static)
-        for (index_t b = 0; b < blocks; ++b) {
+        // the heads first, then the sorts: a sort rewrites the starts that name heads.
+        // Nothing allocates inside a parallel region (an exception cannot leave
+        // one): the heads are counted, then written into memory taken before.
+        const auto each_head = [&](index_t b, auto&& f) {  // f(s, len) for each short segment's head in block b
             const index_t lo = b * block, hi = std::min(n, lo + block);
             for (index_t s = index_t(start[lo]) == lo ? lo : index_t(start[lo]) + index_t(length[start[lo]]); s < hi;) {
                 const index_t len = index_t(length[s]);  // from head to head
-                if (len >= 2 && len <= limit) heads[std::size_t(b)].push_back(s);
+                if (len >= 2 && len <= limit) f(s, len);
                 s += len;
             }
+        };
+        std::vector<index_t> first(static_cast<std::size_t>(blocks) + 1, 0), longest(static_cast<std::size_t>(blocks), 0);
+#pragma omp parallel for schedule(static)
+        for (index_t b = 0; b < blocks; ++b)
+            each_head(b, [&](index_t, index_t len) {
+                ++first[std::size_t(b) + 1];
+                longest[std::size_t(b)] = std::max(longest[std::size_t(b)], len);
+            });
+        for (index_t b = 0; b < blocks; ++b) first[std::size_t(b) + 1] += first[std::size_t(b)];
+        std::vector<index_t> heads(static_cast<std::size_t>(first[std::size_t(blocks)]));
+#pragma omp parallel for schedule(static)
+        for (index_t b = 0; b < blocks; ++b) {
+            index_t at = first[std::size_t(b)];
+            each_head(b, [&](index_t s, index_t) { heads[std::size_t(at++)] = s; });
         }
+        const index_t widest = blocks ? *std::max_element(longest.begin(), longest.end()) : 0;
+        if (widest == 0) return;
+        std::vector<T> bufs(std::size_t(omp_get_max_threads()) * std::size_t(widest));  // one segment's keys per thread
         auto keys = reader(segs.keys);
         auto keys_out = writer(segs.keys);
 #pragma omp parallel
         {
-            std::vector<T> buf;
+            T* buf = bufs.data() + std::size_t(omp_get_thread_num()) * std::size_t(widest);
 #pragma omp for schedule(dynamic, 1)
             for (index_t b = 0; b < blocks; ++b) {
-                for (const index_t s : heads[std::size_t(b)]) {
-                    const index_t len = index_t(length[s]);
-                    buf.assign(keys + s, keys + s + len);
-                    if (!std::is_sorted(buf.begin(), buf.end())) {
-                        if constexpr (std::is_integral_v<T>) std::sort(buf.begin(), buf.end());
-                        else std::stable_sort(buf.begin(), buf.end());
-                        for (index_t k = 0; k < len; ++k) keys_out[s + k] = buf[std::size_t(k)];
+                for (index_t h = first[std::size_t(b)]; h < first[std::size_t(b) + 1]; ++h) {
+                    const index_t s = heads[std::size_t(h)], len = index_t(length[s]);
+                    std::copy(keys + s, keys + s + len, buf);
+                    if (!std::is_sorted(buf, buf + len)) {
+                        // std::stable_sort falls back to an in-place merge when it gets no memory: it never throws for it
+                        if constexpr (std::is_integral_v<T>) std::sort(buf, buf + len);
+                        else std::stable_sort(buf, buf + len);
+                        for (index_t k = 0; k < len; ++k) keys_out[s + k] = buf[k];
                     }
                     for (index_t k = s; k < s + len; ++k) start[k] = Pos(k), length[k] = Pos(1);
                 }
