@@ -70,40 +70,46 @@ template <class D> void count_many_bins(const D& digits, vector<index_t>& r, uns
 
 // A tile works on its own contiguous copy of its column of the table: the
 // column's entries lie tiles * 8 bytes apart, each on its own cache line and,
-// at power-of-two strides, all in a few cache sets.
+// at power-of-two strides, all in a few cache sets. The copies (rows, m a
+// tile) are taken before the parallel loop: an out-of-memory cannot leave it.
 
-/// counts[d * tiles + t] = number of digits d in tile t (each tile owns its column);
-/// digits outside 0..m-1 are not counted but added to *outside (when not null).
+/// counts[d * tiles + t] = number of digits d in tile t (each tile owns its column
+/// and its row of rows); digits outside 0..m-1 are not counted but added to
+/// *outside (when not null).
 template <class DIt> struct count_tile {
     DIt d;
     index_t n, m, tiles;
     index_t* counts;
+    index_t* rows;
     unsigned long long* outside;
     void operator()(index_t t) const {
         const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
-        std::vector<index_t> mine(std::size_t(m), 0);
+        index_t* mine = rows + t * m;
+        std::fill(mine, mine + m, index_t(0));
         unsigned long long bad = 0;
         for (index_t i = lo; i < hi; ++i) {
             const auto j = static_cast<long long>(d[i]);
-            if (j >= 0 && j < m) ++mine[std::size_t(j)];
+            if (j >= 0 && j < m) ++mine[j];
             else ++bad;
         }
-        for (index_t b = 0; b < m; ++b) counts[b * tiles + t] = mine[std::size_t(b)];
+        for (index_t b = 0; b < m; ++b) counts[b * tiles + t] = mine[b];
         if (bad && outside) __atomic_fetch_add(outside, bad, __ATOMIC_RELAXED);
     }
 };
 
-/// Writes tile t's elements at their class's next free place (starts from the scanned table).
+/// Writes tile t's elements at their class's next free place (starts from the
+/// scanned table; the places kept in the tile's row of rows).
 template <class In, class DIt, class Out> struct scatter_tile {
     In a;
     DIt d;
     Out out;
     index_t n, m, tiles;
     const index_t* starts;
+    index_t* rows;
     void operator()(index_t t) const {
         const index_t lo = n * t / tiles, hi = n * (t + 1) / tiles;
-        std::vector<index_t> place(static_cast<std::size_t>(m));
-        for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = starts[b * tiles + t];
+        index_t* place = rows + t * m;
+        for (index_t b = 0; b < m; ++b) place[b] = starts[b * tiles + t];
 #if defined(__SSE2__)
         if constexpr (std::is_pointer_v<Out> && std::is_arithmetic_v<std::remove_pointer_t<Out>>) {
             if (m <= counting_sort_policy::max_buffered_classes) {
@@ -121,14 +127,14 @@ template <class In, class DIt, class Out> struct scatter_tile {
     /// which a scatter's ordinary stores cost); a class's first and last
     /// lines, shared with the places of other tiles or classes, are stored
     /// element by element.
-    void by_lines(index_t lo, index_t hi, std::vector<index_t>& place) const {
+    void by_lines(index_t lo, index_t hi, index_t* place) const {
         using V = std::remove_pointer_t<Out>;
         constexpr index_t lane = index_t(64 / sizeof(V));
         alignas(64) V line[counting_sort_policy::max_buffered_classes][lane];
         index_t from[counting_sort_policy::max_buffered_classes];  // the first place held in the class's line
         index_t next[counting_sort_policy::max_buffered_classes];  // the places, in a local array
         const auto slot = [&](index_t p) { return index_t((reinterpret_cast<std::uintptr_t>(out + p) / sizeof(V)) % lane); };
-        for (index_t b = 0; b < m; ++b) from[b] = next[b] = place[std::size_t(b)];
+        for (index_t b = 0; b < m; ++b) from[b] = next[b] = place[b];
         // the digits of a run of elements first (a loop without stores to
         // dependent places, which the compiler vectorises), then their moves
         static_assert(counting_sort_policy::max_buffered_classes <= 65536, "the digits of a run are 16-bit");
@@ -155,9 +161,9 @@ template <class In, class DIt, class Out> struct scatter_tile {
                 }
             }
         }
-        for (index_t b = 0; b < m; ++b) place[std::size_t(b)] = next[b];
+        for (index_t b = 0; b < m; ++b) place[b] = next[b];
         for (index_t b = 0; b < m; ++b)  // what is left in each line
-            for (index_t p = from[b]; p < place[std::size_t(b)]; ++p) out[p] = line[b][slot(p)];
+            for (index_t p = from[b]; p < place[b]; ++p) out[p] = line[b][slot(p)];
         _mm_sfence();
     }
 #endif
@@ -175,12 +181,14 @@ struct sum_row {
     }
 };
 
+/// The m x tiles table of counts (class-major); rows: m x tiles counts of room.
 template <class D>
-runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles, unsigned long long* outside = nullptr) {
+runtime::scratch count_tiles(const D& digits, index_t m, index_t tiles, index_t* rows, unsigned long long* outside = nullptr) {
     const index_t n = index_t(digits.size());
     runtime::scratch counts(std::size_t(m * tiles) * sizeof(index_t));
     thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
-                       count_tile<decltype(reader(digits))>{reader(digits), n, m, tiles, counts.as<index_t>(), outside});
+                       count_tile<decltype(reader(digits))>{reader(digits), n, m, tiles, counts.as<index_t>(), rows,
+                                                            outside});
     return counts;
 }
 
@@ -194,7 +202,8 @@ template <class D> index_t histogram_into(const D& digits, vector<index_t>& r) {
         count_many_bins(digits, r, tally.ptr());
     } else {
         const index_t tiles = counting_sort_policy::tiles(n, m);
-        auto counts = count_tiles(digits, m, tiles, tally.ptr());
+        runtime::scratch rows(std::size_t(m * tiles) * sizeof(index_t));
+        auto counts = count_tiles(digits, m, tiles, rows.as<index_t>(), tally.ptr());
         thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), m,
                            sum_row{counts.template as<index_t>(), tiles, r.data()});
     }
@@ -209,7 +218,8 @@ void multisplit_placed(In in, const D& digits, index_t m, Out out, index_t* clas
     const index_t n = index_t(digits.size());
     const index_t tiles = counting_sort_policy::tiles(n, m);
     // Counts <- per tile and class; Starts <- +-scan of the table, class-major
-    auto next = count_tiles(digits, m, tiles);
+    runtime::scratch rows(std::size_t(m * tiles) * sizeof(index_t));  // the tiles' counts, then their places
+    auto next = count_tiles(digits, m, tiles, rows.as<index_t>());
     index_t* table = next.template as<index_t>();
     thrust::exclusive_scan(policy(), table, table + m * tiles, table);
     if (class_starts)
@@ -217,7 +227,7 @@ void multisplit_placed(In in, const D& digits, index_t m, Out out, index_t* clas
     // permute: every tile writes its elements in order from its start in each class
     using Scatter = scatter_tile<In, decltype(reader(digits)), Out>;
     thrust::for_each_n(policy(), thrust::counting_iterator<index_t>(0), tiles,
-                       Scatter{in, reader(digits), out, n, m, tiles, table});
+                       Scatter{in, reader(digits), out, n, m, tiles, table, rows.as<index_t>()});
 }
 
 /// r <- the stable m-way split of a by digits (same length, n > 0, digits in
@@ -289,14 +299,21 @@ template <class K> void radix_run_into(const vector<K>& keys, vector<K>& r) {
                     starts);
     starts[buckets] = n;
     K* out = r.data();
-#pragma omp parallel
+    // The spare room taken before the region (an out-of-memory cannot leave
+    // it): the largest bucket's for each thread, or (when that is more) each
+    // bucket's own place in n.
+    index_t largest = 0;
+    for (int b = 0; b < buckets; ++b) largest = std::max(largest, starts[b + 1] - starts[b]);
+    const int threads = omp_get_max_threads();
+    const bool per_thread = index_t(threads) * largest <= n;
+    runtime::scratch spare(std::size_t(per_thread ? index_t(threads) * largest : n) * sizeof(K));
+#pragma omp parallel num_threads(threads)
     {
-        std::vector<K> spare;
+        K* mine = spare.as<K>() + (per_thread ? index_t(omp_get_thread_num()) * largest : 0);
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < buckets; ++b) {
             const index_t size = starts[b + 1] - starts[b];
-            if (index_t(spare.size()) < size) spare.resize(std::size_t(size));
-            sort_bucket_by_low_digits(out + starts[b], spare.data(), size, bits - digit);
+            sort_bucket_by_low_digits(out + starts[b], per_thread ? mine : spare.as<K>() + starts[b], size, bits - digit);
         }
     }
 }
