@@ -9,7 +9,7 @@
 #   BUILD_TIMEOUT: seconds the build may take in this call (default: no limit)
 #   NO_BUILD=1: neither configure nor build; run what build/cuda holds
 #   BENCH_ARGS: extra arguments for scanvec_bench (say --only write,programs)
-#   SANITIZE_TESTS: the test binaries compute-sanitizer runs (default: all)
+#   sanitize: compute-sanitizer's four tools over every test case (bench/sanitize.sh, its SANITIZE_* settings)
 #   profile: kernel times of one call of each program (ncu), in $OUT/profile-*.txt
 #     PROFILE_PROGRAMS (default "quicksort split radix_sort"), PROFILE_LOG2: their size (default 24)
 #     PROFILE_DETAIL: a regex of kernel names (say "three_way_(count|split)_tiles"): ncu's memory,
@@ -148,29 +148,12 @@ if [ "$what" = fuzz ]; then
 fi
 
 if [ "$what" = sanitize ]; then
-  # compute-sanitizer over the test binaries (small sizes): memcheck on all,
-  # racecheck/synccheck/initcheck on the primitive tests.
-  export SCANVEC_TEST_SMALL=1
-  # loops as graphs with a conditional node stop under compute-sanitizer
-  # (runtime/repeat_on_device.hpp): the same rounds, driven from the host
-  export SCANVEC_HOST_ROUNDS=1
-  for bin in ${SANITIZE_TESTS:-build/cuda/tests/test_*}; do
-    [ -x "$bin" ] || continue
-    tools="memcheck"
-    case "$(basename "$bin")" in
-      test_scan|test_segmented|test_derived|test_elementwise) tools="memcheck racecheck synccheck initcheck" ;;
-      test_large|test_memory) continue ;;  # >2^31 elements / a deliberate 1 PiB allocation
-    esac
-    for tool in $tools; do
-      mkdir -p build/gpu-sanitize
-      log="build/gpu-sanitize/$(basename "$bin")-$tool.log"
-      compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" > "$log" 2>&1
-      rc=$?
-      line="$(basename "$bin") $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
-      echo "$line"; summary+=("$line")
-    done
-  done
-  tar czf "$out/sanitize-logs.tar.gz" -C build gpu-sanitize  # the device tool returns at most 8 files
+  # compute-sanitizer: every test case under memcheck (leaks too), racecheck,
+  # synccheck and initcheck, loops as graphs and from the host (bench/sanitize.sh,
+  # which lists its SANITIZE_* settings)
+  OUT=$out bench/sanitize.sh > "$out/sanitize.log" 2>&1
+  tail -3 "$out/sanitize.log"
+  summary+=("$(tail -1 "$out/sanitize.log")")
 fi
 
 if [ "$what" = all ] || [ "$what" = bench ]; then

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# compute-sanitizer over the CUDA test executables: every test case of every
+# executable under every tool, one process per (test case, tool), many at once
+# on the one GPU (a tool slows a kernel 10-100x; the test cases are what spread
+# the work). Called by bench/gpu.sh's sanitize step; runs on its own too, from
+# the repository root, over what build/cuda/tests holds:
+#   bench/sanitize.sh
+# Two settings of the runtime are swept:
+#   graphs      the default: loops that repeat on the device (quicksort's
+#               rounds from 2^18 keys, runtime::repeat_on_device) run as CUDA
+#               graphs with a conditional while node;
+#   host-rounds SCANVEC_HOST_ROUNDS=1: the same rounds driven from the host.
+# Every executable runs at SCANVEC_TEST_SMALL=1 (sizes up to 65539) in the
+# graphs setting; the quicksort test cases run again at their full sizes (so
+# that their rounds reach the graph) in both settings.
+# memcheck runs with --leak-check full: the memory cache gives its free blocks
+# back at exit, so a clean run also says scanvec leaves no leak to report.
+# Environment:
+#   SANITIZE_BINS     the executables (default build/cuda/tests/test_*, less test_fuzz,
+#                     which bench/fuzz-diff.sh covers across backends)
+#   SANITIZE_TOOLS    default "memcheck racecheck synccheck initcheck"
+#   SANITIZE_JOBS     processes at once (default: nproc)
+#   SANITIZE_TIMEOUT  seconds one process may run (default 480); one stopped
+#                     then is reported as not finished, never as clean
+#   SANITIZE_CONTROL  an executable run under every tool in both settings
+#                     beside the suite (say a kernel known to be correct, to
+#                     tell a tool's report from a program's)
+#   OUT               where sanitize.md and sanitize-logs.tgz go (default build/gpu-out)
+# Exit status: 0 when every process finished with the tool's "0 errors" (or
+# "0 hazards") and the test's own success; 1 otherwise. The last line printed
+# is one line of summary.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+out=${OUT:-build/gpu-out}; mkdir -p "$out"
+work=build/gpu-sanitize; rm -rf "$work"; mkdir -p "$work"
+tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+jobs=${SANITIZE_JOBS:-$(nproc)}
+limit=${SANITIZE_TIMEOUT:-480}
+bins=${SANITIZE_BINS:-$(ls build/cuda/tests/test_* 2>/dev/null | grep -v -e '_fuzz$' -e '\.')}
+
+# One line per process: NAME SETTING SMALL TOOL EXECUTABLE [doctest arguments...]
+list=$work/jobs.txt; : > "$list"
+add_cases() {  # add_cases SETTING SMALL BIN FILTER...: one job per test case and tool
+  local setting=$1 small=$2 bin=$3; shift 3
+  local n k tool
+  n=$(SCANVEC_TEST_SMALL=$small "$bin" --count "$@" 2>/dev/null | sed -nE 's/.*passing the current filters: ([0-9]+).*/\1/p')
+  [ -n "$n" ] || { echo "sanitize: $bin --count gave nothing" >&2; return; }
+  for k in $(seq 1 "$n"); do
+    for tool in $tools; do
+      echo "$(basename "$bin")-$k $setting $small $tool $bin --first=$k --last=$k${*:+ $*}" >> "$list"
+    done
+  done
+}
+for bin in $bins; do
+  [ -x "$bin" ] || continue
+  case "$(basename "$bin")" in
+    # a deliberate request of 1 PiB, which the tools' allocator cannot answer as the driver does
+    test_memory) add_cases graphs 1 "$bin" "--test-case-exclude=*impossible allocation*" ;;
+    *) add_cases graphs 1 "$bin" ;;
+  esac
+  if [ "$(basename "$bin")" = test_sorts ]; then
+    add_cases graphs 0 "$bin" "--test-case=*quicksort*"
+    add_cases host-rounds 0 "$bin" "--test-case=*quicksort*"
+  fi
+done
+if [ -n "${SANITIZE_CONTROL:-}" ]; then
+  for setting in graphs host-rounds; do
+    for tool in $tools; do echo "control $setting 0 $tool $SANITIZE_CONTROL" >> "$list"; done
+  done
+fi
+
+# run_one NAME SETTING SMALL TOOL BIN ARGS...: $work/NAME-SETTING-SMALL-TOOL.{log,rc}
+run_one() {
+  local name=$1 setting=$2 small=$3 tool=$4; shift 4
+  local stem="$work/$name-$setting-small$small-$tool" extra=() rounds=0 t0 rc
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  [ "$setting" = host-rounds ] && rounds=1
+  t0=$(date +%s)
+  SCANVEC_TEST_SMALL=$small SCANVEC_HOST_ROUNDS=$rounds timeout -k 10 "$limit" \
+    compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 9 "$@" > "$stem.log" 2>&1
+  rc=$?
+  echo "$rc $(( $(date +%s) - t0 ))" > "$stem.rc"
+}
+export -f run_one; export work limit
+t0=$(date +%s)
+# the heaviest tools first, so that the last processes to start are short ones
+# (xargs -L: no line may end in a blank, which would join it to the next)
+sort -k4,4r -s "$list" | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
+
+# One row per executable, setting, size and tool: test cases clean / run, and what was not clean.
+python3 - "$work" "$out/sanitize.md" <<'EOF'
+import collections, glob, os, re, sys
+work, report = sys.argv[1], sys.argv[2]
+rows = collections.OrderedDict()
+bad = []
+for rc_path in sorted(glob.glob(os.path.join(work, "*.rc"))):
+    stem = rc_path[:-3]
+    base = os.path.basename(stem)
+    parts = re.match(r"(?P<name>.+?)(?:-(?P<case>\d+))?-(?P<setting>graphs|host-rounds)-small(?P<small>\d)-(?P<tool>\w+)$", base)
+    rc, secs = (int(x) for x in open(rc_path).read().split())
+    log = open(stem + ".log", errors="replace").read()
+    summary = re.findall(r"(ERROR SUMMARY: \d+ errors?|RACECHECK SUMMARY: \d+ hazards? displayed \(\d+ errors?, \d+ warnings?\))", log)
+    clean = rc == 0 and summary and all(re.search(r": 0 (errors|hazards)", s) for s in summary)
+    key = (parts["name"], parts["setting"], "65539" if parts["small"] == "1" else "full", parts["tool"])
+    r = rows.setdefault(key, [0, 0, 0])
+    r[0] += 1; r[1] += bool(clean); r[2] = max(r[2], secs)
+    if not clean:
+        why = "timed out" if rc in (124, 137) else (summary[-1] if summary else f"exit {rc}, no summary")
+        first = re.search(r"========= (Invalid|Race|Barrier|Uninitialized|Leaked|Program hit|Error).*", log)
+        bad.append(f"| {base} | {why} | {first.group(0)[10:120] if first else ''} |")
+with open(report, "w") as f:
+    f.write("| executable | setting | sizes | tool | test cases clean / run | longest (s) |\n|---|---|---|---|---|---|\n")
+    for (name, setting, sizes, tool), (n, ok, secs) in rows.items():
+        f.write(f"| {name} | {setting} | {sizes} | {tool} | {ok} / {n} | {secs} |\n")
+    if bad:
+        f.write("\n| process not clean | why | first report |\n|---|---|---|\n" + "\n".join(bad) + "\n")
+total = sum(r[0] for r in rows.values()); ok = sum(r[1] for r in rows.values())
+line = f"sanitize: {ok} of {total} processes clean ({len(rows)} rows of executable, setting, sizes and tool)"
+open(os.path.join(work, "summary.txt"), "w").write(line + "\n")
+sys.exit(0 if ok == total and total > 0 else 1)
+EOF
+rc=$?
+tar czf "$out/sanitize-logs.tgz" -C build gpu-sanitize
+echo "sanitize: $(( $(date +%s) - t0 )) s, $(wc -l < "$list") processes, $jobs at once; table in $out/sanitize.md"
+tail -1 "$work/summary.txt"
+exit $rc
