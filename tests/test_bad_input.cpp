@@ -4,7 +4,7 @@
 // unchanged afterwards.
 #include "support.hpp"
 #include <scanvec/scanvec.hpp>  // every program of the library
-#include <scanvec/primitives/detail/permutation_power_sums.hpp>
+#include <scanvec/primitives/detail/permute/power_sums.hpp>
 
 namespace {
 const std::vector<int> values = {4, 8, 15, 16, 23, 42};
@@ -195,7 +195,7 @@ TEST_CASE("checks past one block name the first bad position, and the next call 
 TEST_CASE("permute's check on both sides of each of its bounds, call after call") {
     // CUDA stamps each target with the call's epoch up to 2^17 elements, sums
     // powers of the targets up to 2^20 and folds a fingerprint past that
-    // (detail/permute_policy.hpp); every call must start from a clean slate
+    // (detail/permute/policy.hpp); every call must start from a clean slate
     // whatever the calls before it did
     for (std::size_t n : {std::size_t(1) << 17, (std::size_t(1) << 17) + 1, std::size_t(1) << 20,
                           (std::size_t(1) << 20) + 1, std::size_t(3000)}) {

@@ -114,7 +114,7 @@ TEST_CASE("split is stable: falses first, then trues") {
 
 TEST_CASE("split on both sides of its one-tile and counted-tiles bounds, with read and computed flags") {
     // one tile of 4-byte keys holds 4096; up to 1024 tiles (2^22 keys) count
-    // per tile, past that a reduce and look-back (detail/split_policy.hpp)
+    // per tile, past that a reduce and look-back (detail/split/policy.hpp)
     for (std::size_t n : {std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(1) << 22,
                           (std::size_t(1) << 22) + 5}) {
         CAPTURE(n);

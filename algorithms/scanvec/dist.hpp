@@ -27,7 +27,7 @@
 #include <scanvec/scanvec.hpp>
 
 #include <scanvec/runtime/dist/communicator.hpp>
-#include <scanvec/runtime/dist/transport.hpp>
+#include <scanvec/runtime/dist/detail/transport.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <scanvec/primitives/dist/elementwise.hpp>

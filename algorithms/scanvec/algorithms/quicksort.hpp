@@ -20,7 +20,7 @@
 // docs/design/quicksort.md.
 #pragma once
 
-#include <scanvec/primitives/detail/one_device_only.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
 #include <scanvec/primitives/three_way_split.hpp>
 
 #include <cstdint>
@@ -323,7 +323,7 @@ template <class A> vector<value_t<A>> quicksort(const A& a, int* rounds) {
     return std::move(r.sorted);
 }
 
-// A sv::dist::vector: one error that names sv::dist::quicksort (primitives/detail/one_device_only.hpp).
+// A sv::dist::vector: one error that names sv::dist::quicksort (primitives/detail/common/one_device_only.hpp).
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(quicksort, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

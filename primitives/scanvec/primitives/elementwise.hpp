@@ -8,7 +8,7 @@
 // until a primitive consumes it, inside that primitive's own pass.
 #pragma once
 
-#include <scanvec/primitives/detail/one_device_only.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
 #include <scanvec/runtime/label.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
@@ -101,7 +101,7 @@ using dist_map_t = dist::vector<std::decay_t<std::invoke_result_t<F, typename el
 }  // namespace detail
 
 /// sv::map given a sv::dist::vector among its sequences: one error that names
-/// sv::dist::map (detail/one_device_only.hpp). sv::dist::map takes a pack of
+/// sv::dist::map (detail/common/one_device_only.hpp). sv::dist::map takes a pack of
 /// vectors too, so the usual guard and it would tie for one vector; this one
 /// has the form of sv::map above and is chosen exactly where that one is not,
 /// and sv::dist::map is the more specialised of the two. (Its condition is in

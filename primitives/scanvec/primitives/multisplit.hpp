@@ -24,55 +24,20 @@
 //       permute(A, Starts[D] + Rank)
 //
 // run as a counting sort by tiles, two or three passes over the data whatever
-// m is: CUB's onesweep radix sort on CUDA (detail/multisplit_cub.hpp), a
-// count, scan and scatter per tile on the host (detail/multisplit_omp.hpp).
+// m is: CUB's onesweep radix sort on CUDA (detail/multisplit/cuda/passes.hpp), a
+// count, scan and scatter per tile on the host (detail/multisplit/host.hpp).
 // How they run and what they measured: docs/design/multisplit.md; tuning:
-// detail/multisplit_policy.hpp.
+// detail/multisplit/policy.hpp.
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>
-#include <scanvec/primitives/detail/multisplit_policy.hpp>
-#include <scanvec/primitives/detail/one_device_only.hpp>
-#include <scanvec/primitives/detail/radix_digit_view.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/primitives/detail/multisplit/checks.hpp>
+#include <scanvec/primitives/detail/multisplit/dispatch.hpp>
 
-// The one place the backend is chosen: both headers give histogram_into and multisplit_into.
-#if defined(SCANVEC_BACKEND_CUDA)
-#  include <scanvec/primitives/detail/multisplit_cub.hpp>
-#else
-#  include <scanvec/primitives/detail/multisplit_omp.hpp>
-#endif
-
-#include <optional>
 #include <string>
-#include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
-namespace detail {
-
-struct digit_outside {
-    index_t m;
-    template <class D> SCANVEC_HD index_t operator()(const D& d) const {
-        return (index_t(d) < 0 || index_t(d) >= m) ? 1 : 0;
-    }
-};
-
-template <class D> void check_digits(const char* op, const D& digits, index_t m) {
-#if SCANVEC_CHECKS
-    const index_t bad = reduce(lazy::map(digit_outside{m}, digits));
-    if (bad)
-        throw index_error(std::string(op) + ": " + std::to_string(bad) + " digits are outside 0.." +
-                          std::to_string(m - 1));
-#else
-    (void)op; (void)digits; (void)m;
-#endif
-}
-
-inline void expect_classes(const char* op, index_t m) {
-    if (m < 1 || m > (index_t(1) << 31))
-        throw error(std::string(op) + ": the number of classes must be in 1..2^31 (got " + std::to_string(m) + ")");
-}
-
-}  // namespace detail
 
 /// r[b] = the number of digits equal to b, for b in 0..m-1. Digits outside
 /// 0..m-1 throw sv::index_error with their number (checks on; with checks off
@@ -114,53 +79,8 @@ template <class A, class D> vector<value_t<A>> multisplit(const A& a, const D& d
     }, a, digits);
 }
 
-namespace detail {
-
-/// The multisplits of a by the d-bit radix digits at bits 0, d, 2d, ... of the
-/// K keys key_of(a) (a itself or one of its fields), in that order, run as one
-/// where the backend can: on CUDA one run of CUB's radix sort over all the
-/// bits, which is those passes with one histogram read shared by every digit;
-/// on the host, for keys sorted on their own (no records) from
-/// radix_run_policy::min_keys on, the top digit's multisplit and then every
-/// bucket's passes in a thread's cache (docs/design/multisplit.md). Empty
-/// when they must run one by one: records on the host, distributed or lazy
-/// inputs, and while sv::trace watches (the trace shows each multisplit with
-/// its values).
-template <class K, class A, class KeyOf> std::optional<vector<value_t<A>>> multisplit_digit_run(const A& a, KeyOf key_of) {
-#if defined(SCANVEC_BACKEND_CUDA)
-    using T = value_t<A>;
-    if constexpr (std::is_same_v<A, vector<T>> && std::is_same_v<std::decay_t<decltype(key_of(a))>, vector<K>>) {
-        if (runtime::observation().current) return std::nullopt;
-        return labelled("multisplit", a.size(), [&] {
-            vector<T> r(a.size(), no_init);
-            if (!a.empty()) sort_by_key_bits(key_of(a).data(), 0, int(8 * sizeof(K)), a, r, current_stream());
-            return r;
-        });
-    } else {
-        (void)a, (void)key_of;
-        return std::nullopt;
-    }
-#else
-    using T = value_t<A>;
-    if constexpr (std::is_same_v<A, vector<K>> && std::is_same_v<T, K> && sizeof(K) > 1) {
-        (void)key_of;
-        if (runtime::observation().current || index_t(a.size()) < radix_run_policy::min_keys) return std::nullopt;
-        return labelled("multisplit", a.size(), [&] {
-            vector<K> r(a.size(), no_init);
-            radix_run_into(a, r);
-            return r;
-        });
-    } else {
-        (void)a, (void)key_of;
-        return std::nullopt;
-    }
-#endif
-}
-
-}  // namespace detail
-
 /// sv::multisplit given a sv::dist::vector: one error that names sv::dist::multisplit
-/// (detail/one_device_only.hpp; written out to take m as sv::dist::multisplit does).
+/// (detail/common/one_device_only.hpp; written out to take m as sv::dist::multisplit does).
 template <class T, class D, class... R> auto multisplit(const dist::vector<T>&, const D&, index_t, const R&...) {
     static_assert(detail::one_device_guard_called<T>, SCANVEC_DETAIL_ONE_DEVICE_MESSAGE(multisplit));
     return detail::never_returned<dist::vector<T>, T>();

@@ -21,7 +21,7 @@
 // segment and positions written twice throw sv::index_error naming the segment.
 #pragma once
 
-#include <scanvec/primitives/detail/split_destination.hpp>
+#include <scanvec/primitives/detail/split/destination.hpp>
 #include <scanvec/primitives/rearrange.hpp>
 #include <scanvec/primitives/nested.hpp>
 
@@ -199,7 +199,7 @@ template <class T, class Flags> nested<T> pack(const nested<T>& x, const Flags& 
 
 /// Every segment split stably on its own flags: its falses first, then its trues.
 /// Two passes: the false flags before every position, then one scatter (placed
-/// as sv::split places, detail/split_destination.hpp).
+/// as sv::split places, detail/split/destination.hpp).
 template <class T, class Flags> nested<T> split(const nested<T>& x, const Flags& flags) {
     const auto& f = detail::values_of(flags);
     detail::expect_flags<std::decay_t<decltype(f)>>();

@@ -17,9 +17,9 @@
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>
-#include <scanvec/primitives/detail/one_device_only.hpp>
-#include <scanvec/primitives/detail/permute_placement.hpp>
-#include <scanvec/primitives/detail/sort_dispatch.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/primitives/detail/permute/placement.hpp>
+#include <scanvec/primitives/detail/sort/dispatch.hpp>
 
 
 #include <string>
@@ -236,7 +236,7 @@ template <class A> vector<value_t<A>> rotate(const A& a, index_t k) {
 }
 
 /// sv::extract given a sv::dist::vector: one error that names sv::dist::extract
-/// (detail/one_device_only.hpp; written out to take i as sv::dist::extract does).
+/// (detail/common/one_device_only.hpp; written out to take i as sv::dist::extract does).
 template <class T, class... R> auto extract(const dist::vector<T>&, index_t, const R&...) {
     static_assert(detail::one_device_guard_called<T>, SCANVEC_DETAIL_ONE_DEVICE_MESSAGE(extract));
     return detail::never_returned<T, T>();

@@ -12,8 +12,8 @@
 // op defaults to sv::plus of the element type; operators need not commute.
 #pragma once
 
-#include <scanvec/primitives/detail/one_device_only.hpp>
-#include <scanvec/primitives/detail/scan_dispatch.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/primitives/detail/scan/dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/runtime/interop.hpp>
 #include <scanvec/runtime/sequence.hpp>
@@ -173,7 +173,7 @@ template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_tot
     }, a);
 }
 
-// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/common/one_device_only.hpp).
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(scan, dist::vector<T>)
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(inclusive_scan, dist::vector<T>)
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(backward_scan, dist::vector<T>)

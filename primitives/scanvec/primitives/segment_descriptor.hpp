@@ -35,8 +35,8 @@
 // segments, and no kernel is launched per segment.
 #pragma once
 
-#include <scanvec/primitives/detail/permute_placement.hpp>
-#include <scanvec/primitives/detail/segment_functors.hpp>
+#include <scanvec/primitives/detail/permute/placement.hpp>
+#include <scanvec/primitives/detail/segments/functors.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
 
 #include <thrust/binary_search.h>
@@ -243,10 +243,8 @@ public:
             // Marks <- k at the start of each non-empty segment k; Ids <- max-scan(Marks).
             // Queued: empty segments need no list of their own (and no count read back).
             const std::size_t n = total();
-#if defined(SCANVEC_BACKEND_CUDA)
             // One launch: each element searches the offsets.
-            if (n <= detail::segment_ids_policy::search_max) return materialize(lazy_ids());
-#endif
+            if (detail::segment_ids_policy::by_search(n)) return materialize(lazy_ids());
             vector<index_t> r(n, no_init);
             if (n == 0) return r;
             vector<index_t> marks(n);

@@ -18,12 +18,12 @@
 //   sv::lengths_to_offsets(len)   sv::lengths_to_flags(len)     sv::offsets_to_flags(off, n)
 //
 // The scans are one pass over the values and flags (on CUDA a tile kernel
-// with look-back: detail/segmented_scan_tiles.hpp).
+// with look-back: detail/segmented_scan/cuda/tiles.hpp).
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>
-#include <scanvec/primitives/detail/one_device_only.hpp>
-#include <scanvec/primitives/detail/split_destination.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/primitives/detail/split/destination.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
 namespace detail {
@@ -194,7 +194,7 @@ template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, 
 
 /// Stable split of every segment on its own flags f (falses first within the segment).
 /// Model: O(n) work, 4 steps (three segmented scans and a permute); does not wait
-/// for the device. Placement shared with sv::split (detail/split_destination.hpp):
+/// for the device. Placement shared with sv::split (detail/split/destination.hpp):
 ///
 ///   I-down <- segmented-enumerate(not F)          falses before i in its segment
 ///   P      <- segmented-index                     position of i in its segment
@@ -262,7 +262,7 @@ template <class Lengths> vector<bool> lengths_to_flags(const Lengths& lengths) {
     return offsets_to_flags(offsets.values, std::size_t(offsets.total));
 }
 
-// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/common/one_device_only.hpp).
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_scan, dist::vector<T>)
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_inclusive_scan, dist::vector<T>)
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(segmented_backward_scan, dist::vector<T>)

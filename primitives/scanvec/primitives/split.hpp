@@ -5,13 +5,13 @@
 //
 // The same split within segments: sv::segmented_split(a, f, heads)
 // (segmented_scan.hpp) and sv::split(x, f) of an sv::nested (nested_permute.hpp); all
-// three place elements by one formula (detail/split_destination.hpp). The book's
+// three place elements by one formula (detail/split/destination.hpp). The book's
 // program for it, written with enumerate and permute: sv::split_by_enumerate
 // (algorithms/split.hpp). How it runs and what it measured: docs/design/split.md.
 #pragma once
 
-#include <scanvec/primitives/detail/one_device_only.hpp>
-#include <scanvec/primitives/detail/split_dispatch.hpp>
+#include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/primitives/detail/split/dispatch.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
 
@@ -29,7 +29,7 @@ template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags
     }, a, flags);
 }
 
-// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/one_device_only.hpp).
+// A sv::dist::vector given to these: one error that names sv::dist::<name> (detail/common/one_device_only.hpp).
 SCANVEC_DETAIL_ONE_DEVICE_ONLY(split, dist::vector<T>)
 
 SCANVEC_NAMESPACE_END

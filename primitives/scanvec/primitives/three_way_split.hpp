@@ -30,11 +30,11 @@
 // After the split the less and greater parts are segments of their own and
 // every element equal to its pivot is a finished segment of one. Call
 // count_three_ways once before each split_three_ways. Pos, the position type,
-// must hold n. Each call runs the form detail/three_way_dispatch.hpp picks;
+// must hold n. Each call runs the form detail/three_way/dispatch.hpp picks;
 // how the forms run and what they measured: docs/design/quicksort.md.
 #pragma once
 
-#include <scanvec/primitives/detail/three_way_dispatch.hpp>
+#include <scanvec/primitives/detail/three_way/dispatch.hpp>
 #include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/repeat_on_device.hpp>
 

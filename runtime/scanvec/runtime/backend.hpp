@@ -208,6 +208,14 @@ template <cudaDeviceAttr Attr> int device_attribute(const char* op) {
 inline int multiprocessor_count(const char* op) { return device_attribute<cudaDevAttrMultiProcessorCount>(op); }
 /// The current device's L2 cache, in bytes.
 inline std::size_t l2_cache_bytes(const char* op) { return std::size_t(device_attribute<cudaDevAttrL2CacheSize>(op)); }
+/// The number of devices this process sees.
+inline int device_count(const char* op) {
+    int count = 0;
+    check(cudaGetDeviceCount(&count), op);
+    return count;
+}
+/// Makes device d this thread's current device.
+inline void set_device(int d, const char* op) { check(cudaSetDevice(d), op); }
 
 /// This thread's pinned buffer for small results (result_buffer_bytes): a
 /// cudaMemcpyAsync lands in it, and kernels may store into it directly
@@ -337,6 +345,9 @@ template <class T> void write_small(T* dst, const T& value, stream_t, const char
 }
 inline void synchronize(stream_t, const char*) {}
 inline void synchronize_device(const char*) {}
+/// The host backend has no devices to choose between.
+inline int device_count(const char*) { return 0; }
+inline void set_device(int, const char*) {}
 /// Host memory is all one kind: nothing to check.
 inline void check_user_memory(const void*, const std::string&) {}
 

@@ -63,4 +63,14 @@ inline constexpr const char* backend_name() noexcept {
 #endif
 }
 
+namespace detail {
+/// The backend as a constant, for policies that choose a form by size on one
+/// backend only (the backend's #if stays in config.hpp and the dispatch files).
+#if defined(SCANVEC_BACKEND_CUDA)
+inline constexpr bool on_cuda = true;
+#else
+inline constexpr bool on_cuda = false;
+#endif
+}  // namespace detail
+
 SCANVEC_NAMESPACE_END

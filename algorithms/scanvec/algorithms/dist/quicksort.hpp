@@ -29,7 +29,7 @@
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
 #include <scanvec/runtime/dist/communicator.hpp>
-#include <scanvec/runtime/dist/transport.hpp>
+#include <scanvec/runtime/dist/detail/transport.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <algorithm>

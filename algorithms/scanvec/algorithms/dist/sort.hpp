@@ -32,11 +32,11 @@
 #pragma once
 
 #include <scanvec/algorithms/radix_sort.hpp>
-#include <scanvec/primitives/detail/sorted_runs.hpp>
+#include <scanvec/primitives/detail/sort/sorted_runs.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/runtime/dist/phases.hpp>
-#include <scanvec/runtime/dist/transport.hpp>
+#include <scanvec/runtime/dist/detail/transport.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <thrust/copy.h>

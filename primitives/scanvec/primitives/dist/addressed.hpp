@@ -10,7 +10,7 @@
 // records multisplit by Keys (one pass); one exchange of the records. On
 // CUDA, where a block outgrows the L2, the window is the top bits of the
 // place, so every sender's run reaches its receiver grouped as the one-device
-// permute groups its pairs (detail/permute_grouped.hpp), and the receiver
+// permute groups its pairs (detail/permute/grouped.hpp), and the receiver
 // scatters window by window across the runs without grouping them again.
 // Why, and what it measured: docs/design/distributed.md.
 #pragma once
@@ -54,18 +54,6 @@ struct addressing {
     int bits() const { return rank_bits + window_bits; }
 };
 
-/// How many window bits a scatter into `bytes` of memory takes, at most
-/// max_bits: on CUDA, windows where the memory outgrows the L2; the host
-/// scatters directly (docs/design/permutes.md: grouping does not pay there).
-inline int scatter_window_bits(std::size_t bytes, int max_bits) {
-#if defined(SCANVEC_BACKEND_CUDA)
-    return core::window_bits(bytes, max_bits);
-#else
-    (void)bytes, (void)max_bits;
-    return 0;
-#endif
-}
-
 /// Blocks of `to` all below 2^32 elements: the grouping for elements of `bytes` each; else nothing.
 inline std::optional<addressing> addressing_for(const layout& to, std::size_t bytes) {
     const index_t largest = to.largest_block();
@@ -73,7 +61,7 @@ inline std::optional<addressing> addressing_for(const layout& to, std::size_t by
     addressing a;
     a.rank_bits = std::max(1, core::bits_for(index_t(to.offsets.size() - 1)));
     // windows of the largest block, in the bits one grouping pass has left over
-    a.window_bits = scatter_window_bits(std::size_t(largest) * bytes,
+    a.window_bits = core::scatter_window_bits(std::size_t(largest) * bytes,
                                         std::max(0, core::permute_policy::grouped_max_bits - a.rank_bits));
     a.shift = std::max(0, core::bits_for(largest) - a.window_bits);
     return a;

@@ -3,7 +3,7 @@
 // field arrays of a block, and errors agreed on by all ranks.
 #pragma once
 
-#include <scanvec/primitives/detail/segment_functors.hpp>
+#include <scanvec/primitives/detail/segments/functors.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/runtime/dist/vector.hpp>

@@ -343,7 +343,7 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
     // are written one window of r at a time across the runs.
     failed.run([&] {
         if (!m) return;
-        const int bits = scatter_window_bits(m * sizeof(T), core::permute_policy::grouped_max_bits);
+        const int bits = core::scatter_window_bits(m * sizeof(T), core::permute_policy::grouped_max_bits);
         scatter_by_windows(positions.data(), core::reader(replies), key_starts, bits,
                            std::max(0, core::bits_for(index_t(m)) - bits), core::writer(r), step(op, "replies").c_str());
     });

@@ -123,7 +123,7 @@ inline bool nccl_suits(MPI_Comm comm, int size) {
 /// where it does nothing. Collective over MPI_COMM_WORLD; call it before the
 /// first communicator (sv::dist::environment does).
 inline int select_device() {
-#if defined(SCANVEC_BACKEND_CUDA)
+    if (!::scanvec::detail::on_cuda) return -1;
     MPI_Comm node = MPI_COMM_NULL;
     detail::mpi_check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
                       "dist::select_device (MPI_Comm_split_type)");
@@ -131,14 +131,10 @@ inline int select_device() {
     const int rc = MPI_Comm_rank(node, &local);
     MPI_Comm_free(&node);
     detail::mpi_check(rc, "dist::select_device (MPI_Comm_rank)");
-    int count = 0;
-    backend::check(cudaGetDeviceCount(&count), "dist::select_device (cudaGetDeviceCount)");
+    const int count = backend::device_count("dist::select_device (cudaGetDeviceCount)");
     const int device = count > 0 ? local % count : 0;
-    backend::check(cudaSetDevice(device), "dist::select_device (cudaSetDevice)");
+    backend::set_device(device, "dist::select_device (cudaSetDevice)");
     return device;
-#else
-    return -1;
-#endif
 }
 
 /// The ranks a distributed vector is spread over. Making one is collective

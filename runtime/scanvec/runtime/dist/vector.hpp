@@ -7,7 +7,7 @@
 // when the vector is made, so checks of lengths need no communication.
 #pragma once
 
-#include <scanvec/runtime/dist/transport.hpp>
+#include <scanvec/runtime/dist/detail/transport.hpp>
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/vector.hpp>
 

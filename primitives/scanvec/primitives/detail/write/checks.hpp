@@ -1,0 +1,54 @@
+// scanvec/primitives/detail/write/checks.hpp - what write and combining_write
+// check: their arguments' types and lengths, and every target in range (one
+// reduction to the first bad position, and a wait for its verdict).
+#pragma once
+
+#include <scanvec/primitives/detail/scan/dispatch.hpp>
+#include <scanvec/primitives/operators.hpp>
+#include <scanvec/primitives/permute.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <type_traits>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+/// k when idx[k] is outside [0, bound), else ~0: reduced with min, the first bad position.
+template <class IdxIt> struct position_if_outside {
+    IdxIt idx;
+    index_t bound;
+    SCANVEC_HD unsigned long long operator()(index_t k) const {
+        return in_range(static_cast<long long>(idx[k]), bound) ? ~0ull : (unsigned long long)k;
+    }
+};
+
+/// Throws index_error for the first idx[k] outside [0, bound), before anything is written.
+template <class Idx> void expect_targets_in_range(const char* op, const Idx& idx, std::size_t bound) {
+#if SCANVEC_CHECKS
+    if (idx.empty()) return;
+    auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                               position_if_outside<decltype(reader(idx))>{reader(idx), index_t(bound)});
+    const auto first = reduce_n(bad, idx.size(), min<unsigned long long>{}, ~0ull, current_stream());
+    if (first != ~0ull) throw_out_of_range(op, idx, first, bound);
+#else
+    (void)op; (void)idx; (void)bound;
+#endif
+}
+
+template <class Idx, class V> void expect_write_arguments(const char* op, const Idx& idx, const V& vals) {
+    static_assert(std::is_integral_v<value_t<Idx>>, "sv::write / sv::combining_write: idx must hold integers");
+    expect_same_length(op, idx.size(), vals.size());
+}
+
+template <class T, class V> constexpr void expect_written_values() {
+    static_assert(std::is_convertible_v<value_t<V>, T>,
+                  "sv::write / sv::combining_write: vals must convert to dst's elements");
+}
+template <class Op> constexpr void expect_commutative() {
+    static_assert(is_commutative_v<Op>,
+                  "sv::combining_write(dst, idx, vals, op): op must commute (sv::plus, sv::max, sv::min, "
+                  "sv::logical_or, sv::bit_or, ... or sv::commutative_monoid(op, identity))");
+}
+
+} SCANVEC_NAMESPACE_END

@@ -1,0 +1,57 @@
+// scanvec/primitives/detail/write/dispatch.hpp - the one place the writes
+// choose their form: a struct's write of few elements in one block on CUDA,
+// else the generic passes; a combining write by atomics where the element has
+// them, else by sorting.
+#pragma once
+
+#include <scanvec/primitives/detail/write/generic.hpp>
+#include <scanvec/primitives/detail/write/policy.hpp>
+
+#if defined(SCANVEC_BACKEND_CUDA)
+#include <scanvec/primitives/detail/write/cuda/one_block.hpp>
+#endif
+
+#include <thrust/scatter.h>
+
+#include <cstdint>
+#include <limits>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+template <class K, class T, class Idx, class V> void write_elected(vector<T>& dst, const Idx& idx, const V& vals) {
+    auto s = current_stream();
+    // no initialisation: every slot pass 2 reads was stored in pass 1
+    runtime::scratch winner(dst.size() * sizeof(K));
+#if defined(SCANVEC_BACKEND_CUDA)
+    if (write_fits_one_block(idx.size())) return write_elected_in_one_block(dst, idx, vals, winner.as<K>(), s);
+#endif
+    write_elected_passes(dst, idx, vals, winner.as<K>(), s);
+}
+
+/// The writes themselves, indices already known to be in range.
+template <class T, bool S, class Idx, class V> void write_into(vector<T, S>& dst, const Idx& idx, const V& vals) {
+    if (idx.empty()) return;
+    if constexpr (S) {  // one writer per target stores every field
+        if (idx.size() <= std::numeric_limits<std::uint32_t>::max()) write_elected<std::uint32_t>(dst, idx, vals);
+        else write_elected<std::uint64_t>(dst, idx, vals);
+    } else {  // one store per element: one of them stands
+        auto v = reader(vals);
+        thrust::scatter(policy(current_stream()), v, v + idx.size(), reader(idx), writer(dst));
+        backend::check_launch("write");
+    }
+}
+
+template <class T, bool S, class Idx, class V, class Op>
+void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
+    if (idx.empty()) return;
+    if constexpr (has_atomic_combine_v<T>) {
+        using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
+        thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+                           Combine{reader(idx), reader(vals), dst.data(), op});
+        backend::check_launch("combining_write (atomic)");
+    } else {
+        combine_by_sorting(dst, idx, vals, op);
+    }
+}
+
+} SCANVEC_NAMESPACE_END

@@ -1,0 +1,98 @@
+// scanvec/primitives/detail/write/generic.hpp - the writes on both backends:
+// a scatter; a struct's write in two passes (every writer stores its position
+// at its target, then the one that stands stores its whole element); the
+// combining write by atomics, or by sorting the writes by target where the
+// element has no atomic (docs/design/writes.md).
+#pragma once
+
+#include <scanvec/primitives/detail/common/atomics.hpp>
+#include <scanvec/primitives/detail/sort/dispatch.hpp>
+#include <scanvec/primitives/elementwise.hpp>
+
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/reduce.h>
+
+SCANVEC_NAMESPACE_BEGIN namespace detail {
+
+struct to_position {
+    template <class J> SCANVEC_HD index_t operator()(const J& j) const { return index_t(j); }
+};
+
+/// Pass 1 of a struct write: every writer stores its position at its target; one store stands.
+template <class K, class IdxIt> struct elect_writer {
+    IdxIt idx;
+    K* winner;
+    SCANVEC_HD void operator()(index_t k) const { store_relaxed(winner + index_t(idx[k]), K(k)); }
+};
+
+/// Pass 2: the elected writer of each target stores its whole element.
+template <class K, class IdxIt, class In, class Out> struct write_if_elected {
+    IdxIt idx;
+    const K* winner;
+    In vals;
+    Out out;
+    SCANVEC_HD void operator()(index_t k) const {
+        const index_t j = index_t(idx[k]);
+        if (winner[j] == K(k)) out[j] = vals[k];
+    }
+};
+
+/// Both passes over the whole grid; winner has room for dst.size() positions.
+template <class K, class T, class Idx, class V> void write_elected_passes(vector<T>& dst, const Idx& idx, const V& vals, K* winner, stream_t s) {
+    const index_t m = index_t(idx.size());
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
+                       elect_writer<K, decltype(reader(idx))>{reader(idx), winner});
+    backend::check_launch("write (elect one writer per target)");
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
+                       write_if_elected<K, decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
+                           reader(idx), winner, reader(vals), writer(dst)});
+    backend::check_launch("write (elected writers)");
+}
+
+/// out[idx[k]] = out[idx[k]] op vals[k], atomically.
+template <class T, class Op, class IdxIt, class In> struct combine_at {
+    IdxIt idx;
+    In vals;
+    T* out;
+    Op op;
+    SCANVEC_HD void operator()(index_t k) const { atomic_combine(out + index_t(idx[k]), T(vals[k]), op); }
+};
+
+/// out[key[u]] = dst[key[u]] op sums[u] for each distinct target u.
+template <class Op, class KeyIt, class SumIt, class In, class Out> struct combine_run {
+    KeyIt keys;
+    SumIt sums;
+    In dst;
+    Out out;
+    Op op;
+    SCANVEC_HD void operator()(index_t u) const {
+        const index_t j = keys[u];
+        out[j] = op(dst[j], sums[u]);
+    }
+};
+
+/// The combining write by sorting: writes ordered by target, each run reduced, then combined into dst.
+template <class T, class Idx, class V, class Op>
+void combine_by_sorting(vector<T>& dst, const Idx& idx, const V& vals, Op op) {
+    const std::size_t m = idx.size();
+    auto s = current_stream();
+    vector<index_t> targets = materialize(lazy::map(to_position{}, idx));
+    vector<index_t> order = materialize(lazy::index(m));
+    sort_pairs(targets.begin(), targets.end(), order.begin(), s);
+    backend::check_launch("combining_write (sort by target)");
+    vector<index_t> keys(m, no_init);
+    vector<T> sums(m, no_init);
+    auto sorted_vals = thrust::make_permutation_iterator(reader(vals), order.data());
+    auto ends = thrust::reduce_by_key(policy(s), targets.begin(), targets.end(), sorted_vals, keys.begin(),
+                                      writer(sums), thrust::equal_to<index_t>{}, op);
+    backend::check_launch("combining_write (reduce each target's values)");
+    const index_t runs = index_t(ends.first - keys.begin());
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), runs,
+                       combine_run<Op, const index_t*, decltype(reader(sums)), decltype(reader(dst)),
+                                   decltype(writer(dst))>{keys.data(), reader(sums), reader(dst), writer(dst), op});
+    backend::check_launch("combining_write (combine into dst)");
+}
+
+} SCANVEC_NAMESPACE_END
