@@ -284,7 +284,7 @@ quicksort_result<value_t<A>> quicksort_in(const A& input, OnRound& on_round, boo
 }
 
 template <class A, class OnRound> quicksort_result<value_t<A>> quicksort_with(const A& a, OnRound on_round, bool base_case) {
-    return labelled("quicksort", a.size(), [&] {
+    return labelled({"quicksort", {"A"}, "Sorted"}, a.size(), [&] {
         if (a.size() <= std::numeric_limits<std::uint32_t>::max())
             return quicksort_in<std::uint32_t>(a, on_round, base_case);
         return quicksort_in<std::uint64_t>(a, on_round, base_case);

@@ -69,7 +69,7 @@ template <class K, class A, class KeyOf> auto radix_passes(const A& a, int k, Ke
 template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix_sort(const A& a, int k = 8) {
     using K = detail::program_value_t<A>;
     detail::expect_radix_key<K>();
-    return detail::labelled("radix_sort", a.size(), [&] {
+    return detail::labelled({"radix_sort", {"A"}, "Sorted"}, a.size(), [&] {
         return detail::radix_passes<K>(a, k, [](const auto& keys) -> const auto& { return keys; });
     }, a);
 }
@@ -78,7 +78,7 @@ template <class A> detail::program_vector_t<A, detail::program_value_t<A>> radix
 template <auto Key, class T> vector<T> radix_sort_by(const vector<T>& a, int k = 8) {
     using K = detail::key_field_t<Key>;
     detail::expect_radix_key<K>();
-    return detail::labelled("radix_sort", a.size(), [&] {
+    return detail::labelled({"radix_sort", {"A"}, "Sorted"}, a.size(), [&] {
         return detail::radix_passes<K>(a, k, [](const vector<T>& v) -> const auto& { return v.template field<Key>(); });
     }, a);
 }

@@ -46,7 +46,7 @@ template <class A, class Flags>
 detail::program_vector_t<A, detail::program_value_t<A>> split_by_enumerate(const A& a, const Flags& flags) {
     static_assert(std::is_integral_v<detail::program_value_t<Flags>>, "flags must be sv::vector<bool> or hold integers");
     using lazy = detail::lazy_views_t<A>;
-    return detail::labelled("split_by_enumerate", a.size(), [&] {
+    return detail::labelled({"split_by_enumerate", {"A", "Flags"}, "Split"}, a.size(), [&] {
         detail::expect_same_length("split_by_enumerate", a.size(), flags.size());
         const index_t n = index_t(a.size());
         // I-down <- enumerate(not(Flags))

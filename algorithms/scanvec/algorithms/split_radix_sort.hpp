@@ -61,7 +61,7 @@ template <class A> detail::program_vector_t<A, detail::program_value_t<A>> split
     using K = detail::program_value_t<A>;
     using lazy = detail::lazy_views_t<A>;
     detail::expect_radix_key<K>();
-    return detail::labelled("split_radix_sort", a.size(), [&] {
+    return detail::labelled({"split_radix_sort", {"A"}, "Sorted"}, a.size(), [&] {
         constexpr int bits = 8 * sizeof(K);
         // A <- split(A, A<0>)
         auto r = split(a, lazy::radix_digit(a, 0, 1));
@@ -76,7 +76,7 @@ template <class A> detail::program_vector_t<A, detail::program_value_t<A>> split
 template <auto Key, class T> vector<T> split_radix_sort_by(const vector<T>& a) {
     using K = detail::key_field_t<Key>;
     detail::expect_radix_key<K>();
-    return detail::labelled("split_radix_sort", a.size(), [&] {
+    return detail::labelled({"split_radix_sort", {"A"}, "Sorted"}, a.size(), [&] {
         constexpr int bits = 8 * sizeof(K);
         // A <- split(A, A.key<0>): whole records move, the flags read only the key
         vector<T> r = split(a, lazy::radix_digit(a.template field<Key>(), 0, 1));

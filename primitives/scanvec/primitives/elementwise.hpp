@@ -75,7 +75,7 @@ template <class T> auto distribute(const T& v, std::size_t n) { return view(thru
 template <class F, class A, class... B, std::enable_if_t<!detail::any_dist_vector_v<A, B...>, int> = 0>
 auto map(F f, const A& a, const B&... b) {
     static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::map(f, a, ...): a, ... must be vectors or views");
-    return detail::labelled("map", a.size(), [&] {
+    return detail::labelled({"map", {"A", "B", "C", "D", "E", "F"}, "Map"}, a.size(), [&] {
         std::size_t n = detail::common_length("map", a, b...);
         vector<map_result_t<F, A, B...>> r(n, no_init);
         if (n) {
@@ -116,12 +116,12 @@ auto map(F, const A&, const B&...)
 
 /// r[i] = i, as sv::index_t (or I). O(n) work, one step; queued (no wait).
 template <class I = index_t> vector<I> index(std::size_t n) {
-    return detail::labelled("index", n, [&] { return materialize(lazy::index<I>(n)); });
+    return detail::labelled({"index", {}, "Index"}, n, [&] { return materialize(lazy::index<I>(n)); });
 }
 
 /// n copies of v. O(n) work, one step; queued (no wait).
 template <class T> vector<T> distribute(const T& v, std::size_t n) {
-    return detail::labelled("distribute", n, [&] { return vector<T>(n, v); });
+    return detail::labelled({"distribute", {"A"}, "Distributed"}, n, [&] { return vector<T>(n, v); });
 }
 
 SCANVEC_NAMESPACE_END

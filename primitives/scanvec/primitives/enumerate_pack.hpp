@@ -28,7 +28,7 @@ template <class Flags> void expect_flags() {
 /// O(n) work, one step; queued (no wait).
 template <class Flags> vector<index_t> enumerate(const Flags& flags) {
     detail::expect_flags<Flags>();
-    return detail::labelled("enumerate", flags.size(),
+    return detail::labelled({"enumerate", {"Flags"}, "Enumerate"}, flags.size(),
                             [&] { return scan(lazy::map(detail::flag_to_count{}, flags)); }, flags);
 }
 
@@ -43,7 +43,7 @@ template <class Flags> index_t count(const Flags& flags) {
 /// Flags given lazily (sv::lazy::map(...)) are computed once per element.
 template <class A, class Flags> vector<value_t<A>> pack(const A& a, const Flags& flags) {
     detail::expect_flags<Flags>();
-    return detail::labelled("pack", a.size(), [&] {
+    return detail::labelled({"pack", {"A", "Flags"}, "Packed"}, a.size(), [&] {
         detail::expect_same_length("pack", a.size(), flags.size());
         if (a.size() == 0) return vector<value_t<A>>();
         return detail::pack_dispatch(a, flags, current_stream());

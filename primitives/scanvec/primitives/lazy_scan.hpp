@@ -177,7 +177,7 @@ auto map(F f, const A& a, const B&... b) {
 
 template <class In, class Op, class T, class Post>
 vector<typename scan_view<In, Op, T, Post>::value_type> scan_view<In, Op, T, Post>::to_vector() const {
-    return detail::labelled("scan", n_, [&] {
+    return detail::labelled({"scan", {"A"}, "Scan"}, n_, [&] {
         vector<value_type> r(n_, no_init);
         run(detail::store_at<decltype(detail::writer(r))>{detail::writer(r)});
         return r;
@@ -189,7 +189,7 @@ vector<typename scan_view<In, Op, T, Post>::value_type> scan_view<In, Op, T, Pos
 /// Model: O(n) work, 1 step. Does not wait for the device.
 template <class A, class In, class Op, class T, class Post>
 vector<value_t<A>> permute(const A& a, const scan_view<In, Op, T, Post>& idx, unchecked_t) {
-    return detail::labelled("permute", a.size(), [&] {
+    return detail::labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
         using Sink = detail::scatter_to<decltype(detail::reader(a)), decltype(detail::writer(r))>;

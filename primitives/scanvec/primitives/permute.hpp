@@ -29,7 +29,7 @@ inline constexpr unchecked_t unchecked{};
 /// indices are undefined behaviour). O(n) work, O(1) steps; only queues work.
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx, unchecked_t) {
     detail::expect_indices<Idx>();
-    return detail::labelled("permute", a.size(), [&] {
+    return detail::labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
         detail::scatter_into(a, idx, r);
@@ -42,7 +42,7 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 /// call waits for the device to read the check's verdict.
 template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& idx) {
     detail::expect_indices<Idx>();
-    return detail::labelled("permute", a.size(), [&] {
+    return detail::labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         vector<value_t<A>> r(a.size(), no_init);
         detail::permute_into(a, idx, r);
@@ -55,7 +55,7 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 /// on an index out of range, and the call waits for the device to read it.
 template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
     detail::expect_indices<Idx>();
-    return detail::labelled("back_permute", idx.size(), [&] {
+    return detail::labelled({"back_permute", {"A", "Index"}, "Gathered", runtime::picture::gather}, idx.size(), [&] {
         vector<value_t<A>> r(idx.size(), no_init);
         detail::back_permute_into(a, idx, r);
         return r;
@@ -67,7 +67,7 @@ template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const 
 /// overlap the inputs. Checked as above; return out's view of the result.
 template <class A, class Idx, class S> S permute(const A& a, const Idx& idx, output<S> out) {
     detail::expect_indices<Idx>();
-    return detail::labelled("permute", a.size(), [&] {
+    return detail::labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, a.size(), [&] {
         detail::expect_same_length("permute", a.size(), idx.size());
         detail::check_output<value_t<A>>("permute", out, a.size());
         detail::permute_into(a, idx, out.target);
@@ -76,7 +76,7 @@ template <class A, class Idx, class S> S permute(const A& a, const Idx& idx, out
 }
 template <class A, class Idx, class S> S back_permute(const A& a, const Idx& idx, output<S> out) {
     detail::expect_indices<Idx>();
-    return detail::labelled("back_permute", idx.size(), [&] {
+    return detail::labelled({"back_permute", {"A", "Index"}, "Gathered", runtime::picture::gather}, idx.size(), [&] {
         detail::check_output<value_t<A>>("back_permute", out, idx.size());
         detail::back_permute_into(a, idx, out.target);
         return out.target;

@@ -99,7 +99,7 @@ template <class Idx> [[noreturn]] void throw_flat_placement(const char* op, cons
 template <class A, class Idx>
 vector<value_t<A>> default_permute(const A& a, const Idx& idx, const value_t<A>& d, std::size_t n) {
     static_assert(std::is_integral_v<value_t<Idx>>, "sv::default_permute(a, idx, d, n): idx must hold integers");
-    return detail::labelled("default_permute", a.size(), [&] {
+    return detail::labelled({"default_permute", {"A", "Index"}, "Permuted"}, a.size(), [&] {
         detail::expect_same_length("default_permute", a.size(), idx.size());
         detail::check_indices("default_permute", idx, n, true);
         vector<value_t<A>> r(n, d);

@@ -57,7 +57,7 @@ void scan_into(const A& a, R& r, Op op, const Start& start) {
 
 template <bool Inclusive, bool Backward, class A, class Op, class Start>
 vector<value_t<A>> scan_pass(const char* name, const A& a, Op op, const Start& start) {
-    return labelled(name, a.size(), [&] {
+    return labelled({name, {"A"}, "Scan"}, a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
         scan_into<Inclusive, Backward>(a, r, op, start);
         return r;
@@ -71,7 +71,7 @@ template <bool Inclusive, bool Backward, class A, class Op> vector<value_t<A>> s
 template <bool Inclusive, bool Backward, class A, class Op, class S>
 S scan_pass(const char* name, const A& a, Op op, output<S> out) {
     check_output<value_t<A>>(name, out, a.size());
-    return labelled(name, a.size(), [&] {
+    return labelled({name, {"A"}, "Scan"}, a.size(), [&] {
         scan_into<Inclusive, Backward>(a, out.target, op, identity_of<value_t<A>>(op));
         return out.target;
     }, a);
@@ -132,7 +132,7 @@ template <class A, class S> S backward_inclusive_scan(const A& a, output<S> out)
 /// O(n) work, one step; waits for the device (the value comes to the host).
 template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op op = {}) {
     using T = value_t<A>;
-    return detail::labelled_scalar("reduce", a.size(), [&] {
+    return detail::labelled_scalar({"reduce", {"A"}, "Reduce"}, a.size(), [&] {
         return detail::reduce_n(detail::reader(a), a.size(), op, detail::identity_of<T>(op), current_stream());
     }, a);
 }
@@ -142,7 +142,7 @@ template <class A, class Op = plus<value_t<A>>> value_t<A> reduce(const A& a, Op
 /// O(n) work, one step; queued (no wait).
 template <class A, class Op = plus<value_t<A>>> device_value<value_t<A>> reduce_to_device(const A& a, Op op = {}) {
     using T = value_t<A>;
-    return detail::labelled_scalar("reduce", a.size(), [&] {
+    return detail::labelled_scalar({"reduce", {"A"}, "Reduce"}, a.size(), [&] {
         device_value<T> r(current_stream());
         detail::reduce_into(detail::reader(a), a.size(), op, detail::identity_of<T>(op), r.ptr(), current_stream());
         return r;
@@ -161,7 +161,7 @@ template <class T> struct scan_result {
 /// O(n) work, one step; waits for the device (the total comes to the host).
 template <class A, class Op = plus<value_t<A>>> scan_result<value_t<A>> scan_total(const A& a, Op op = {}) {
     using T = value_t<A>;
-    return detail::labelled("scan_total", a.size(), [&] {
+    return detail::labelled({"scan_total", {"A"}, "Scan"}, a.size(), [&] {
         const std::size_t n = a.size();
         const T identity = detail::identity_of<T>(op);
         scan_result<T> res{vector<T>(n + 1, no_init), identity};

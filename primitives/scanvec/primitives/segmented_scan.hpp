@@ -58,7 +58,7 @@ void segmented_into(const A& a, const Flags& flags, R& r, Op op) {
 template <bool Backward, bool Exclusive, class A, class Flags, class Op>
 vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& flags, Op op) {
     expect_flags<Flags>();
-    return labelled(name, a.size(), [&] {
+    return labelled({name, {"A", "Heads"}, "Scan"}, a.size(), [&] {
         expect_same_length(name, a.size(), flags.size());
         vector<value_t<A>> r(a.size(), no_init);
         segmented_into<Backward, Exclusive>(a, flags, r, op);
@@ -69,7 +69,7 @@ vector<value_t<A>> segmented_pass(const char* name, const A& a, const Flags& fla
 template <bool Backward, bool Exclusive, class A, class Flags, class Op, class S>
 S segmented_pass(const char* name, const A& a, const Flags& flags, Op op, output<S> out) {
     expect_flags<Flags>();
-    return labelled(name, a.size(), [&] {
+    return labelled({name, {"A", "Heads"}, "Scan"}, a.size(), [&] {
         expect_same_length(name, a.size(), flags.size());
         check_output<value_t<A>>(name, out, a.size());
         segmented_into<Backward, Exclusive>(a, flags, out.target, op);
@@ -160,7 +160,7 @@ S segmented_backward_inclusive_scan(const A& a, const Flags& flags, output<S> ou
 /// One value per segment: the reduction of each segment, in order.
 template <class A, class Flags, class Op = plus<value_t<A>>>
 vector<value_t<A>> segmented_reduce(const A& a, const Flags& flags, Op op = {}) {
-    return detail::labelled("segmented_reduce", a.size(), [&] {
+    return detail::labelled({"segmented_reduce", {"A", "Heads"}, "Sums"}, a.size(), [&] {
         // Sums = segmented +-scan (inclusive); keep the value at each segment's end
         auto sums = segmented_inclusive_scan(a, flags, op);
         auto ends = view(thrust::make_transform_iterator(
@@ -174,7 +174,7 @@ vector<value_t<A>> segmented_reduce(const A& a, const Flags& flags, Op op = {}) 
 
 /// Position of each element within its segment.
 template <class Flags> vector<index_t> segmented_index(const Flags& flags) {
-    return detail::labelled("segmented_index", flags.size(), [&] {
+    return detail::labelled({"segmented_index", {"Heads"}, "Index"}, flags.size(), [&] {
         return segmented_scan(lazy::distribute(index_t(1), flags.size()), flags);
     }, flags);
 }
@@ -187,7 +187,7 @@ template <class A, class Flags> vector<value_t<A>> segmented_distribute(const A&
 /// Within each segment, the number of true f before position i.
 template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, const Flags& flags) {
     detail::expect_flags<F>();
-    return detail::labelled("segmented_enumerate", f.size(), [&] {
+    return detail::labelled({"segmented_enumerate", {"Flags", "Heads"}, "Enumerate"}, f.size(), [&] {
         return segmented_scan(lazy::map(detail::flag_to_count{}, f), flags);
     }, f, flags);
 }
@@ -203,7 +203,7 @@ template <class F, class Flags> vector<index_t> segmented_enumerate(const F& f, 
 ///   permute(A, Index)
 template <class A, class F, class Flags> vector<value_t<A>> segmented_split(const A& a, const F& f, const Flags& flags) {
     detail::expect_flags<F>();
-    return detail::labelled("segmented_split", a.size(), [&] {
+    return detail::labelled({"segmented_split", {"A", "Flags", "Heads"}, "Split"}, a.size(), [&] {
         detail::expect_same_length("segmented_split", a.size(), f.size());
         detail::expect_same_length("segmented_split", a.size(), flags.size());
         auto down = segmented_scan(lazy::map(detail::flag_not_to_count{}, f), flags);
@@ -228,7 +228,7 @@ template <class Flags> vector<index_t> flags_to_offsets(const Flags& flags) {
 
 /// Per-element segment number (0 for the first segment).
 template <class Flags> vector<index_t> segment_ids(const Flags& flags) {
-    return detail::labelled("segment_ids", flags.size(), [&] {
+    return detail::labelled({"segment_ids", {"Heads"}, "Segment"}, flags.size(), [&] {
         // ids = +-scan(heads, inclusive) - 1
         auto ids = inclusive_scan(lazy::map(detail::flag_to_count{}, detail::heads_of(flags)));
         return map(SCANVEC_FN(index_t c) { return c - 1; }, ids);
@@ -242,7 +242,7 @@ template <class Lengths> vector<value_t<Lengths>> lengths_to_offsets(const Lengt
 
 /// Head flags of n = sum(lengths) elements marking each offset (offsets >= n are ignored).
 template <class Offsets> vector<bool> offsets_to_flags(const Offsets& offsets, std::size_t n) {
-    return detail::labelled("offsets_to_flags", offsets.size(), [&] {
+    return detail::labelled({"offsets_to_flags", {"Offsets"}, "Heads"}, offsets.size(), [&] {
         vector<bool> flags(n);
         if (n && !offsets.empty()) {
             auto off = detail::reader(offsets);

@@ -23,7 +23,7 @@ SCANVEC_NAMESPACE_BEGIN
 /// on it.
 template <class A, class Flags> vector<value_t<A>> split(const A& a, const Flags& flags) {
     detail::expect_flags<Flags>();
-    return detail::labelled("split", a.size(), [&] {
+    return detail::labelled({"split", {"A", "Flags"}, "Split", runtime::picture::split}, a.size(), [&] {
         detail::expect_same_length("split", a.size(), flags.size());
         return detail::split_flat(a, flags);
     }, a, flags);

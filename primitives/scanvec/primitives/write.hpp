@@ -40,7 +40,7 @@ SCANVEC_NAMESPACE_BEGIN
 /// it waits for the device (the index check's verdict).
 template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
     detail::expect_written_values<T, V>();
-    return detail::labelled("write", idx.size(), [&] {
+    return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
         detail::expect_targets_in_range("write", idx, dst.size());
         detail::write_into(dst, idx, vals);
@@ -53,7 +53,7 @@ template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> d
 template <class T, bool S, class Idx, class V>
 vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t) {
     detail::expect_written_values<T, V>();
-    return detail::labelled("write", idx.size(), [&] {
+    return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
         detail::write_into(dst, idx, vals);
         return std::move(dst);
@@ -67,7 +67,7 @@ template <class T, bool S, class Idx, class V, class Op>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op) {
     detail::expect_commutative<Op>();
     detail::expect_written_values<T, V>();
-    return detail::labelled("combining_write", idx.size(), [&] {
+    return detail::labelled({"combining_write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("combining_write", idx, vals);
         detail::expect_targets_in_range("combining_write", idx, dst.size());
         detail::combine_into(dst, idx, vals, op);
@@ -80,7 +80,7 @@ template <class T, bool S, class Idx, class V, class Op>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op, unchecked_t) {
     detail::expect_commutative<Op>();
     detail::expect_written_values<T, V>();
-    return detail::labelled("combining_write", idx.size(), [&] {
+    return detail::labelled({"combining_write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("combining_write", idx, vals);
         detail::combine_into(dst, idx, vals, op);
         return std::move(dst);

@@ -4,7 +4,8 @@
 // and the work/depth counters (sv::trace), and it is where Thrust/CUDA
 // failures become scanvec errors that name the primitive. With no observer
 // installed, a label costs one branch. A traced call's vectors are named by
-// their role in the model (runtime::roles_of, or the caller's sv::trace_roles).
+// their role in the model: the names the primitive gives with its label
+// (detail::call_name), or the caller's (sv::trace_roles).
 #pragma once
 
 #include <scanvec/runtime/error.hpp>
@@ -19,6 +20,13 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime {
 
+/// How a trace pictures a call's rows beyond the rows themselves, as its
+/// primitive declares with its label: scatter (an arrow from each position i
+/// to Index[i] of the result row), gather (an arrow to each position j of the
+/// result from Index[j] of the first row), split (the Index row the flags
+/// give, inserted before the result, then as scatter).
+enum class picture { rows, scatter, gather, split };
+
 /// One finished primitive call.
 struct call_record {
     const char* name;
@@ -26,6 +34,7 @@ struct call_record {
     std::size_t out;  ///< output length (1 for a scalar)
     int level;        ///< nesting: 0 for a call made by the program itself
     bool leaf;        ///< made no primitive calls of its own: one step of the model
+    picture draw = picture::rows;
 };
 
 /// Receives every primitive call made on this thread while installed (see sv::trace).
@@ -62,39 +71,6 @@ struct observer_state {
 inline observer_state& observation() {
     thread_local observer_state s;
     return s;
-}
-
-/// The names the model gives the vectors of the primitive called name (A,
-/// Flags, Index, Heads ...), for the rows of a traced call.
-inline roles roles_of(const char* name) {
-    const std::string n = name;
-    roles r;
-    auto set = [&](std::initializer_list<const char*> in, const char* out) {
-        std::size_t k = 0;
-        for (const char* x : in) r.in[k++] = x;
-        r.out = out;
-    };
-    if (n == "permute" || n == "default_permute") set({"A", "Index"}, "Permuted");
-    else if (n == "back_permute") set({"A", "Index"}, "Gathered");
-    else if (n == "split" || n == "split_by_enumerate") set({"A", "Flags"}, "Split");
-    else if (n == "pack") set({"A", "Flags"}, "Packed");
-    else if (n == "enumerate") set({"Flags"}, "Enumerate");
-    else if (n == "segmented_split") set({"A", "Flags", "Heads"}, "Split");
-    else if (n == "segmented_enumerate") set({"Flags", "Heads"}, "Enumerate");
-    else if (n == "segmented_index") set({"Heads"}, "Index");
-    else if (n == "segmented_reduce") set({"A", "Heads"}, "Sums");
-    else if (n == "segment_ids") set({"Heads"}, "Segment");
-    else if (n == "offsets_to_flags") set({"Offsets"}, "Heads");
-    else if (n.rfind("segmented_", 0) == 0) set({"A", "Heads"}, "Scan");
-    else if (n.find("scan") != std::string::npos) set({"A"}, "Scan");
-    else if (n == "reduce") set({"A"}, "Reduce");
-    else if (n == "write" || n == "combining_write") set({"D", "Index", "Values"}, "D");
-    else if (n == "distribute") set({"A"}, "Distributed");
-    else if (n == "index") set({}, "Index");
-    else if (n == "map") set({"A", "B", "C", "D", "E", "F"}, "Map");
-    else if (n == "split_radix_sort" || n == "radix_sort" || n == "quicksort") set({"A"}, "Sorted");
-    else set({"A", "B", "C", "D", "E", "F"}, "Result");
-    return r;
 }
 
 }  SCANVEC_NAMESPACE_END  // runtime
@@ -143,6 +119,26 @@ template <class R> std::size_t result_size(const R& r) {
     else return 1;  // a scalar result
 }
 
+/// A call's label: its name and, for a trace's rows, the model's names of its
+/// vectors (its inputs in order, then its result), given where the primitive
+/// is written: labelled({"pack", {"A", "Flags"}, "Packed"}, ...), and how a
+/// trace pictures them (runtime::picture). A name alone gives rows A, B, ...
+/// and Result.
+struct call_name {
+    const char* name;
+    runtime::roles roles{};
+    runtime::picture draw = runtime::picture::rows;
+    call_name(const char* n) : name(n) {}  // NOLINT: a name alone is a label
+    call_name(const char* n, std::initializer_list<const char*> inputs, const char* result,
+              runtime::picture d = runtime::picture::rows)
+        : name(n), draw(d) {
+        std::size_t k = 0;
+        for (const char* x : inputs)
+            if (k < 6) roles.in[k++] = x;
+        roles.out = result;
+    }
+};
+
 template <class F> auto translate_errors(const char* name, std::size_t in, F&& body) {
     try {
         return body();
@@ -158,7 +154,8 @@ template <class F> auto translate_errors(const char* name, std::size_t in, F&& b
 /// Runs one primitive: names it in any backend failure and, when an observer
 /// is installed, reports it (with the inputs given, for traced tables).
 template <class F, class... Inputs>
-auto labelled(const char* name, std::size_t in, F&& body, const Inputs&... inputs) {
+auto labelled(const call_name& label, std::size_t in, F&& body, const Inputs&... inputs) {
+    const char* name = label.name;
     auto& obs = runtime::observation();
     if (!obs.current) return translate_errors(name, in, body);
 
@@ -179,10 +176,10 @@ auto labelled(const char* name, std::size_t in, F&& body, const Inputs&... input
         }
     } guard{obs};
     auto result = translate_errors(name, in, body);
-    const runtime::call_record call{name, in, result_size(result), obs.level - 1, !obs.made_call};
+    const runtime::call_record call{name, in, result_size(result), obs.level - 1, !obs.made_call, label.draw};
     guard.reported = true;
     if (obs.current->wants_values(std::max(call.in, call.out))) {
-        const runtime::roles roles = given ? caller_roles : runtime::roles_of(name);
+        const runtime::roles roles = given ? caller_roles : label.roles;
         table t;
         const char* fallback[] = {"A", "B", "C", "D", "E", "F"};
         std::size_t k = 0;
@@ -202,8 +199,8 @@ auto labelled(const char* name, std::size_t in, F&& body, const Inputs&... input
 
 /// For primitives whose result is a scalar.
 template <class F, class... Inputs>
-auto labelled_scalar(const char* name, std::size_t in, F&& body, const Inputs&... inputs) {
-    return labelled(name, in, body, inputs...);
+auto labelled_scalar(const call_name& label, std::size_t in, F&& body, const Inputs&... inputs) {
+    return labelled(label, in, body, inputs...);
 }
 
 }  SCANVEC_NAMESPACE_END  // detail

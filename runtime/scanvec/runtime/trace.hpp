@@ -114,16 +114,12 @@ public:
         node.out = call.out;
         node.leaf = call.leaf;
         if (values) node.rows = values->rows();
-        if (node.model_rows.empty() && values) {
-            const std::string name = call.name;
-            if (name == "split") add_split_index(node.rows);
-            const int into = detail::find_row(node.rows, name == "back_permute" ? "Gathered" : "Permuted");
-            if ((name == "permute" || name == "back_permute") && into >= 0) {
-                node.wires = name == "permute" ? 1 : 2;
-                node.wire_row = into;
-            } else if (name == "split" && detail::find_row(node.rows, "Index") >= 0) {
-                node.wires = 1;
-                node.wire_row = detail::find_row(node.rows, "Split");
+        if (node.model_rows.empty() && values && call.draw != runtime::picture::rows) {
+            // the picture the primitive declared: arrows from the Index row into its result (the last row)
+            if (call.draw == runtime::picture::split) add_split_index(node.rows);
+            if (detail::find_row(node.rows, "Index") >= 0) {
+                node.wires = call.draw == runtime::picture::gather ? 2 : 1;
+                node.wire_row = int(node.rows.size()) - 1;
             }
         }
         if (call.leaf) {

@@ -46,11 +46,11 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
     const std::size_t n = a.size();
     if (split_by_tiles_fits(n)) {  // two launches (one for one tile), a scan of the counts past 1024 tiles
         // the falses of every tile (F and the falses before each tile)
-        const auto counts = labelled("reduce", n, [&] {
+        const auto counts = labelled({"reduce", {"A"}, "Reduce"}, n, [&] {
             return count_split_tiles<T>(reader(a), reader(flags), n, current_stream());
         }, flags);
         // permute(A, if Flags then F + i - I-down else I-down)
-        return labelled("permute", n, [&] {
+        return labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, n, [&] {
             vector<T> r(n, no_init);
             split_by_tiles<T>(reader(a), reader(flags), n, counts, writer(r), current_stream());
             return r;
@@ -59,7 +59,7 @@ template <class A, class Flags> vector<value_t<A>> split_flat(const A& a, const 
     // F <- the number of falses
     const auto falses = reduce_to_device(lazy::map(flag_not_to_count{}, flags));
     // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))
-    return labelled("permute", a.size(), [&] {
+    return labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, a.size(), [&] {
         vector<value_t<A>> r(a.size(), no_init);
         split_by_scan(a, flags, falses.ptr(), r);
         return r;

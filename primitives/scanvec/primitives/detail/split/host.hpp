@@ -29,7 +29,7 @@ template <class A, class Flags> vector<value_t<A>> split_by_blocks(const A& a, c
     // falses[b]: the false flags of block b; then, scanned, those before it (falses[blocks]: all)
     std::vector<index_t> falses(std::size_t(blocks) + 1, 0);
     // F <- the number of falses (per block)
-    labelled_scalar("reduce", std::size_t(n), [&] {
+    labelled_scalar({"reduce", {"A"}, "Reduce"}, std::size_t(n), [&] {
 #pragma omp parallel for schedule(static)
         for (index_t b = 0; b < blocks; ++b) {
             const index_t lo = b * block, hi = lo + block < n ? lo + block : n;
@@ -46,7 +46,7 @@ template <class A, class Flags> vector<value_t<A>> split_by_blocks(const A& a, c
         return falses.back();
     }, lazy::map(flag_not_to_count{}, flags));
     // permute(A, if Flags then F + i - I-down else I-down), I-down = enumerate(not(Flags))
-    return labelled("permute", std::size_t(n), [&] {
+    return labelled({"permute", {"A", "Index"}, "Permuted", runtime::picture::scatter}, std::size_t(n), [&] {
         vector<T> r(std::size_t(n), no_init);
         auto in = reader(a);
         auto out = writer(r);
