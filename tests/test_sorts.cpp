@@ -455,7 +455,7 @@ void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, boo
         // without, chosen first and counted by either form (odd rounds: left on the device)
         const auto count_chosen = [&] {
             sv::choose_pivots(segs, hashed_pivot{round});
-            return round % 2 ? sv::count_three_ways_to_device(segs).get() : sv::count_three_ways(segs);
+            return round % 2 ? sv::detail::count_three_ways_to_device(segs).get() : sv::count_three_ways(segs);
         };
         bool last = false;
         if (counting) {
@@ -464,7 +464,7 @@ void check_three_way_rounds(const std::vector<T>& h, bool base_case = false, boo
             bool finished = true;  // every key a segment of one
             for (std::size_t i = 0; i < h.size(); ++i)
                 finished = finished && ref.start[i] == i && (i + 1 == h.size() || ref.start[i + 1] == i + 1);
-            auto [next, unsorted] = sv::count_split_three_ways(segs, sv::any_order);
+            auto [next, unsorted] = sv::detail::count_split_three_ways(segs, sv::any_order);
             segs = std::move(next);
             const sv::index_t u = unsorted.get();
             if (sv::detail::three_way_impl<T, Off>::counts_in_split && h.size() >= 2) REQUIRE((u == 0) == finished);
@@ -603,11 +603,11 @@ TEST_CASE_TEMPLATE("rounds repeated on the device sort as rounds from the host",
                 const auto one_round = [&] {
                     sv::sort_short_segments(segs);
                     sv::choose_pivots(segs, sv::detail::ninther{round++});
-                    segs = sv::count_split_three_ways(segs, sv::any_order, unsorted);
+                    segs = sv::detail::count_split_three_ways(segs, sv::any_order, unsorted);
                     return unsorted.ptr();
                 };
                 for (int r = 0; r < from_host; ++r) one_round();
-                REQUIRE(sv::repeats_on_device(segs) == (sv::runtime::device_loops() && n >= from));
+                REQUIRE(sv::detail::repeats_on_device(segs) == (sv::runtime::device_loops() && n >= from));
                 const auto ran = sv::runtime::repeat_on_device(2, one_round);
                 CHECK(ran.calls % 2 == 0);
                 // it ends with the period in which a call found every key finished (its segments sorted)

@@ -13,19 +13,15 @@
 //   choose_pivots(segs, chooser)            pivot[s] <- chooser(keys, s, length) at each head
 //   count_three_ways(segs)                  each segment's less and equal counts; returns the
 //                                           descents (keys[i] < keys[i-1] inside a segment)
-//   count_three_ways_to_device(segs)        the same, the descents left on the device (get() later)
 //   count_three_ways(segs, chooser)         the pivots chosen as by choose_pivots, then counted
 //   segs = split_three_ways(segs)           the permute: less | each equal alone | greater
 //   segs = split_three_ways(segs, any_order) the same, each class in any order (all quicksort needs)
-//   auto [next, unsorted] = count_split_three_ways(segs, any_order)
-//                                           count and split in one call (on CUDA tiles one pass):
-//                                           unsorted (on the device) 0 only when segs was sorted
-//   next = count_split_three_ways(segs, any_order, unsorted)
-//                                           the same, the number in the caller's device_value
-//   repeats_on_device(segs)                 whether rounds of the base case, choose_pivots and
-//                                           that call can be repeated on the device
 //   sort_short_segments(segs)               the base case: every segment of at most
 //                                           segs.short_limit() keys sorted at once, finished
+//
+// A program's rounds of them, the first state read in place, counted splits
+// and rounds repeated by the device, are run by detail/three_way/rounds.hpp
+// (quicksort's engine).
 //
 // After the split the less and greater parts are segments of their own and
 // every element equal to its pivot is a finished segment of one. Call
@@ -36,7 +32,6 @@
 
 #include <scanvec/primitives/detail/three_way/dispatch.hpp>
 #include <scanvec/runtime/device_value.hpp>
-#include <scanvec/runtime/repeat_on_device.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -80,39 +75,6 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
     detail::three_way_bookkeeping<T, Pos> book_;
 };
 
-namespace detail {
-/// Whether a form can make a first state that reads a program's keys where they are (begin_over).
-template <class Impl, class = void> struct begins_over_keys : std::false_type {};
-template <class Impl> struct begins_over_keys<Impl, std::void_t<decltype(&Impl::begin_over)>> : std::true_type {};
-
-/// A program's first state: one segment over `input`, which the program
-/// holds unchanged until the state's first split (quicksort's input). Where
-/// `in_place` allows it and the form can (CUDA tiles: reads_in_place), the
-/// state reads the keys where they are until that split, and its own keys
-/// and starts are written by later splits: no copy of the keys and no fill
-/// of the starts before the first pass, no zeroed pivots (the tile form
-/// reads a pivot only where one was chosen). Such a state's keys, starts and
-/// pivots are not for the program to read before its first split (a program
-/// that shows them passes in_place = false); every call of the family runs on it.
-/// Otherwise pivoted_segments(a copy of input).
-template <class Pos, class A> pivoted_segments<value_t<A>, Pos> first_segments(const A& input, bool in_place) {
-    using T = value_t<A>;
-    using impl = three_way_impl<T, Pos>;
-    if constexpr (begins_over_keys<impl>::value && std::is_pointer_v<decltype(reader(input))>) {
-        const std::size_t n = input.size();
-        if (in_place && impl::reads_in_place(n)) {
-            pivoted_segments<T, Pos> segs;
-            segs.keys = vector<T>(n, no_init);
-            segs.start = vector<Pos>(n, no_init);
-            segs.length = vector<Pos>(n, no_init);
-            segs.pivot = vector<T>(n, no_init);
-            impl::begin_over(segs, reader(input));
-            return segs;
-        }
-    }
-    return pivoted_segments<T, Pos>(materialize(input));
-}
-}  // namespace detail
 
 /// pivot[s] <- chooser(keys, s, length[s]) at each head s of a segment of two
 /// or more elements; chooser is a SCANVEC_HD functor and keys reads any position.
@@ -142,27 +104,8 @@ template <class T, class Pos> void sort_short_segments(pivoted_segments<T, Pos>&
     });
 }
 
-/// The same, the descents left on the device: a program that queues the
-/// split before it reads them (get()) keeps the GPU busy while it waits.
-/// Model: as count_three_ways. Does not wait for the device.
-template <class T, class Pos> device_value<index_t> count_three_ways_to_device(pivoted_segments<T, Pos>& segs) {
-    return detail::labelled_scalar("count_three_ways", segs.size(), [&] {
-        using P = decltype(detail::reader(segs.pivot));
-        return detail::three_way_impl<T, Pos>::count(segs, detail::chosen_pivot<P>{detail::reader(segs.pivot)});
-    });
-}
-
-/// Counts, in every segment, the keys less than and equal to its pivot (kept
-/// in segs for split_three_ways); returns the descents, the positions i inside
-/// a segment with keys[i] < keys[i-1]: 0 when every segment is sorted.
-/// Model: 2 steps, O(n) work (a segmented +-scan of both counts at once, a
-/// +-reduce of the descents). Waits for the device once (the returned count).
-template <class T, class Pos> index_t count_three_ways(pivoted_segments<T, Pos>& segs) {
-    return count_three_ways_to_device(segs).get();
-}
-
-/// The same, choosing each segment's pivot first as choose_pivots(segs,
-/// chooser) does; on CUDA tiles in the same pass (each tile chooses the
+/// count_three_ways(segs) below, choosing each segment's pivot first as
+/// choose_pivots(segs, chooser) does; on CUDA tiles in the same pass (each tile chooses the
 /// pivots of the segments it holds, where their part of it begins, so a
 /// segment of m tiles is chosen m times: worth it for choosers of few reads).
 /// Model: 3 steps (choose, scan, reduce). Waits for the device once (the returned count).
@@ -171,6 +114,16 @@ template <class T, class Pos, class Chooser> index_t count_three_ways(pivoted_se
                return detail::three_way_impl<T, Pos>::count(segs, chooser);
            })
         .get();
+}
+
+/// Counts, in every segment, the keys less than and equal to its pivot (kept
+/// in segs for split_three_ways); returns the descents, the positions i inside
+/// a segment with keys[i] < keys[i-1]: 0 when every segment is sorted.
+/// Model: 2 steps, O(n) work (a segmented +-scan of both counts at once, a
+/// +-reduce of the descents). Waits for the device once (the returned count).
+template <class T, class Pos> index_t count_three_ways(pivoted_segments<T, Pos>& segs) {
+    using P = decltype(detail::reader(segs.pivot));
+    return count_three_ways(segs, detail::chosen_pivot<P>{detail::reader(segs.pivot)});
 }
 
 /// Splits every segment three ways around its pivot, stably: its keys less
@@ -201,78 +154,8 @@ pivoted_segments<T, Pos> split_three_ways(pivoted_segments<T, Pos>& segs, any_or
                             [&] { return detail::three_way_impl<T, Pos>::split_any_order(segs); });
 }
 
-/// Counts and splits in one call, each class in any order: no
-/// count_three_ways before it. Returns the split state and, left on the
-/// device, a number that is 0 only when every segment of segs was sorted
-/// (then no key's order changed). Where the split counts for itself (on CUDA
-/// tiles, integer keys below 2^31: counts_in_split) the number is 0 exactly
-/// when every key of segs was finished, and a sorted segment of two or more
-/// keys is split like any other; elsewhere it is the descents of a count
-/// before the split. So a program that must stop at once on sorted input
-/// counts its first round (count_three_ways_to_device), as quicksort does.
-/// Model: as count_three_ways then split_three_ways; on CUDA tiles one pass
-/// over the keys and a pass over the equal and greater parts' positions
-/// instead of two over the keys. Does not wait for the device.
-template <class T, class Pos>
-std::pair<pivoted_segments<T, Pos>, device_value<index_t>> count_split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t) {
-    if constexpr (detail::three_way_impl<T, Pos>::counts_in_split) {
-        std::optional<device_value<index_t>> unsorted;
-        auto next = detail::labelled("count_split_three_ways", segs.size(), [&] {
-            auto r = detail::three_way_impl<T, Pos>::count_split_any_order(segs);
-            unsorted.emplace(std::move(r.second));
-            return std::move(r.first);
-        });
-        return {std::move(next), std::move(*unsorted)};
-    } else {
-        device_value<index_t> descents = count_three_ways_to_device(segs);
-        return {split_three_ways(segs, any_order), std::move(descents)};
-    }
-}
 
-namespace detail {
-/// Whether a form counts and splits into a word of the caller's (three_way_tiles).
-template <class Impl, class Segs, class = void> struct counts_split_into : std::false_type {};
-template <class Impl, class Segs>
-struct counts_split_into<Impl, Segs,
-                         std::void_t<decltype(Impl::count_split_any_order(std::declval<Segs&>(),
-                                                                          std::declval<device_value<index_t>&>()))>>
-    : std::true_type {};
-/// Whether a form's rounds can run in a loop on the device (three_way_tiles).
-template <class Impl, class = void> struct rounds_repeat : std::false_type {};
-template <class Impl> struct rounds_repeat<Impl, std::void_t<decltype(&Impl::repeats_on_device)>> : std::true_type {};
-}  // namespace detail
 
-/// Whether rounds of sort_short_segments, choose_pivots and
-/// count_split_three_ways(segs, any_order, word) on segs can be repeated by
-/// the device (runtime::repeat_on_device, period 2: a state's buffers
-/// alternate): on CUDA tiles of at least three_way_rounds_on_device_from
-/// keys, with runtime::device_loops(), while no observer (a trace) is
-/// installed, which would see only the two rounds queued.
-template <class T, class Pos> bool repeats_on_device(const pivoted_segments<T, Pos>& segs) {
-    using impl = detail::three_way_impl<T, Pos>;
-    if constexpr (detail::rounds_repeat<impl>::value) {
-        return impl::repeats_on_device(segs.size()) && runtime::device_loops() && !runtime::observation().current;
-    } else {
-        (void)segs;
-        return false;
-    }
-}
 
-/// The same, the number left in `unsorted` (the caller's, rewritten). On
-/// CUDA tiles a state's rounds of it allocate nothing once two splits have
-/// made the buffers they alternate between, and wait for nothing: the same
-/// launches on the same memory every second round, which a loop on the
-/// device can repeat (runtime/repeat_on_device.hpp).
-/// Model: as count_split_three_ways(segs, any_order). Does not wait for the device.
-template <class T, class Pos>
-pivoted_segments<T, Pos> count_split_three_ways(pivoted_segments<T, Pos>& segs, any_order_t, device_value<index_t>& unsorted) {
-    using impl = detail::three_way_impl<T, Pos>;
-    if constexpr (detail::counts_split_into<impl, pivoted_segments<T, Pos>>::value) {
-        return detail::labelled("count_split_three_ways", segs.size(),
-                                [&] { return impl::count_split_any_order(segs, unsorted); });
-    } else {
-        return detail::number_into(count_split_three_ways(segs, any_order), unsorted);
-    }
-}
 
 SCANVEC_NAMESPACE_END
