@@ -6,6 +6,11 @@
 # strips them and prints each one's size and the device tool's carry list
 # (at most 8 paths, 64 MiB in all). Sources edited while a unit compiles can
 # be older than its object and so not rebuilt: edit first, then build.
+# PACK=FILE (an ignored path, say .gpu/carry.tar.xz): also one xz archive of
+# them, about a fifth of their size, for more than 8 binaries or 64 MiB (the
+# whole test suite is ~50 MB packed): carry FILE, and unpack it there from the
+# repository root (tar xJf FILE). The binaries link this machine's glibc and
+# libstdc++ (GLIBC_2.34, GLIBCXX_3.4.29 at most so far), which ran there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: bash bench/local-cuda.sh TARGET..." >&2; exit 2; }
@@ -19,4 +24,11 @@ for t in "$@"; do  # the host's symbols stripped: more fits the carry
   carry+=("\"$dir/$t\"")
   du -h "$dir/$t"
 done
-echo "carry: [$(IFS=,; echo "${carry[*]}")]"
+if [ -n "${PACK:-}" ]; then
+  mkdir -p "$(dirname "$PACK")"
+  tar cf - "${@/#/$dir/}" | xz -9 -T0 > "$PACK"
+  du -h "$PACK"
+  echo "carry: [\"$PACK\"]  (there: tar xJf $PACK)"
+else
+  echo "carry: [$(IFS=,; echo "${carry[*]}")]"
+fi
