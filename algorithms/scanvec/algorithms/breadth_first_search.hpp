@@ -45,6 +45,7 @@
 // runs and backends); the distances are exact.
 #pragma once
 
+#include <scanvec/algorithms/detail/breadth_first_search.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/write.hpp>
@@ -62,44 +63,6 @@ struct bfs_tree {
     /// distance[v]: the number of edges on a shortest path from the source (-1 if not reached).
     vector<index_t> distance;
 };
-
-namespace detail::bfs {
-
-/// Slot j of a segment that starts at start: edge first + j - start of its vertex.
-struct edge_of {
-    SCANVEC_HD index_t operator()(index_t first, index_t j, index_t start) const { return first + j - start; }
-};
-struct unvisited {
-    SCANVEC_HD bool operator()(index_t parent) const { return parent < 0; }
-};
-struct same {
-    SCANVEC_HD bool operator()(index_t a, index_t b) const { return a == b; }
-};
-/// Parent[Dst] = -1 and Via[Dst] = j: edge j is into an unvisited vertex and won it.
-struct won_unvisited {
-    SCANVEC_HD bool operator()(index_t parent, index_t via, index_t j) const { return parent < 0 && via == j; }
-};
-
-/// A level of at most this many edges takes the one-pack form: its pack is
-/// one block, one launch (one_block_scan_shape), and K and Dst, read lazily
-/// there, cost a binary search and a few gathers per edge, against two
-/// launches of their own. Past it every edge would pay the second gather and
-/// the write of Via that the two-pack form spares the edges into visited
-/// vertices.
-inline constexpr std::size_t one_pack_max = one_block_scan_shape<int>::size;
-
-/// An edge out of the frontier: the frontier position of its source, its target.
-/// (K, Dst) as one vector (a field per array), so one pack moves both.
-struct edge {
-    index_t k;
-    index_t dst;
-};
-SCANVEC_FIELDS(edge, k, dst)
-struct make_edge {
-    SCANVEC_HD edge operator()(index_t k, index_t dst) const { return {k, dst}; }
-};
-
-}  // namespace detail::bfs
 
 /// Breadth-first search from source over the directed graph whose vertex v has
 /// edges to the values of adj's segment v: every vertex's distance from the

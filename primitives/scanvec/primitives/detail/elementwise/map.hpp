@@ -1,4 +1,5 @@
-// scanvec/primitives/detail/elementwise/map.hpp - map, index and distribute over vectors and lazy views: their lengths checked, their views built.
+// scanvec/primitives/detail/elementwise/map.hpp - map, index and distribute
+// over vectors and lazy views: their lengths checked, their views built.
 #pragma once
 
 #include <scanvec/primitives/detail/common/one_device_only.hpp>

@@ -1,4 +1,5 @@
-// scanvec/primitives/detail/neighbours/shifts.hpp - the shifts behind previous and next: each element's neighbour read in place.
+// scanvec/primitives/detail/neighbours/shifts.hpp - the shifts behind previous
+// and next: each element's neighbour read in place.
 #pragma once
 
 #include <scanvec/runtime/label.hpp>

@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/random/streams.hpp - the counter-based streams behind sv::random: SplitMix64 words keyed by the seed, mapped to each type's range.
+// scanvec/primitives/detail/random/streams.hpp - the counter-based streams
+// behind sv::random: SplitMix64 words keyed by the seed, mapped to each type's
+// range.
 #pragma once
 
 #include <scanvec/runtime/label.hpp>

@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/rearrange/placements.hpp - the placements behind the rearranging calls: default and flag permutes, merges by flags, rank, extract and replace.
+// scanvec/primitives/detail/rearrange/placements.hpp - the placements behind
+// the rearranging calls: default and flag permutes, merges by flags, rank,
+// extract and replace.
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>

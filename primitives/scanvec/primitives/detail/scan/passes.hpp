@@ -1,4 +1,5 @@
-// scanvec/primitives/detail/scan/passes.hpp - the scans' passes: forward and backward, inclusive and exclusive, into a new vector or the caller's.
+// scanvec/primitives/detail/scan/passes.hpp - the scans' passes: forward and
+// backward, inclusive and exclusive, into a new vector or the caller's.
 #pragma once
 
 #include <scanvec/primitives/detail/common/one_device_only.hpp>

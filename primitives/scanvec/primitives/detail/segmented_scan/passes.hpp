@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/segmented_scan/passes.hpp - the segmented scans' passes: head flags read as the model reads them, backward passes by reversal, the into-forms.
+// scanvec/primitives/detail/segmented_scan/passes.hpp - the segmented scans'
+// passes: head flags read as the model reads them, backward passes by
+// reversal, the into-forms.
 #pragma once
 
 #include <scanvec/primitives/enumerate_pack.hpp>

@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/count.hpp - the count pass (CUDA): each segment's less and equal counts at its head, its pivot chosen on the way, the descents counted.
+// scanvec/primitives/detail/three_way/cuda/count.hpp - the count pass (CUDA):
+// each segment's less and equal counts at its head, its pivot chosen on the
+// way, the descents counted.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/first_state.hpp - a program's first state on tiles (CUDA): its bookkeeping set in one launch, its offsets after the first count.
+// scanvec/primitives/detail/three_way/cuda/first_state.hpp - a program's first
+// state on tiles (CUDA): its bookkeeping set in one launch, its offsets after
+// the first count.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

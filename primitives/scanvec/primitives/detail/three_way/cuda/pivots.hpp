@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/pivots.hpp - pivots by tiles (CUDA): a long segment's pivot chosen by a warp, the pass that chooses each marked segment's pivot.
+// scanvec/primitives/detail/three_way/cuda/pivots.hpp - pivots by tiles
+// (CUDA): a long segment's pivot chosen by a warp, the pass that chooses each
+// marked segment's pivot.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

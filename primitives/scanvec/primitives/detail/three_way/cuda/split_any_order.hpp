@@ -1,4 +1,7 @@
-// scanvec/primitives/detail/three_way/cuda/split_any_order.hpp - the splits in any order within each class (CUDA, integer keys): places from a tile's own scan and its count-pass offsets, no look-back; the split that counts, and the fill after it.
+// scanvec/primitives/detail/three_way/cuda/split_any_order.hpp - the splits in
+// any order within each class (CUDA, integer keys): places from a tile's own
+// scan and its count-pass offsets, no look-back; the split that counts, and
+// the fill after it.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

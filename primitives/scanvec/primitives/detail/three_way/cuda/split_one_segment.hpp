@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/split_one_segment.hpp - the split of a tile that lies inside one segment (CUDA): ranked by warp ballots, each class stored as one run.
+// scanvec/primitives/detail/three_way/cuda/split_one_segment.hpp - the split
+// of a tile that lies inside one segment (CUDA): ranked by warp ballots, each
+// class stored as one run.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/split_stable.hpp - the stable split pass (CUDA): each element's counts before it by look-back, its place from them; the stores every split form shares.
+// scanvec/primitives/detail/three_way/cuda/split_stable.hpp - the stable split
+// pass (CUDA): each element's counts before it by look-back, its place from
+// them; the stores every split form shares.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 

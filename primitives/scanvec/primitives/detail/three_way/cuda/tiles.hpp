@@ -1,4 +1,5 @@
-// scanvec/primitives/detail/three_way/cuda/tiles.hpp - the three-way split family in tile passes (CUDA): the host driver.
+// scanvec/primitives/detail/three_way/cuda/tiles.hpp - the three-way split
+// family in tile passes (CUDA): the host driver.
 //
 // Arithmetic keys, 32-bit positions, below 2^31 elements (three_way_tiles<T>
 // hands larger states to the generic form). Each element's counts (is it less

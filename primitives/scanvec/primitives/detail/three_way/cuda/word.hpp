@@ -1,4 +1,6 @@
-// scanvec/primitives/detail/three_way/cuda/word.hpp - the packed word of the tile passes (CUDA): head flag, less and greater counts in one word, their segmented sum, and one thread's run of a tile.
+// scanvec/primitives/detail/three_way/cuda/word.hpp - the packed word of the
+// tile passes (CUDA): head flag, less and greater counts in one word, their
+// segmented sum, and one thread's run of a tile.
 // The family on tiles and its passes: cuda/tiles.hpp.
 #pragma once
 
