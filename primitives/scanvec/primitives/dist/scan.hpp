@@ -80,12 +80,12 @@ scanvec::vector<value_t<Seq>> scan_carried(const Seq& block, Op op, Carry carry,
     using T = value_t<Seq>;
     const std::size_t m = block.size();
     if constexpr (!Inclusive)  // the carry as the scan's start: the one-device exclusive scan, at its speed
-        return ::scanvec::detail::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, start);
+        return block::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, start);
     else {
         (void)start;
-        using F = with_carry<decltype(core::reader(block)), Carry, T, Op, Backward>;
+        using F = with_carry<decltype(block::reader(block)), Carry, T, Op, Backward>;
         auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                        F{core::reader(block), carry, op, index_t(m)}),
+                                                        F{block::reader(block), carry, op, index_t(m)}),
                         m);
         if constexpr (Backward) return scanvec::backward_inclusive_scan(fed, op);
         else return scanvec::inclusive_scan(fed, op);
@@ -111,7 +111,7 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
     };
     const int p = comm.size(), me = comm.rank();
     if (p == 1) return local(block);
-    const T id = core::identity_of<T>(op);
+    const T id = block::identity_of<T>(op);
     const std::size_t m = block.size();
     const bool feeds = Backward ? l.offsets[me] > 0 : l.offsets[me + 1] < l.size();  // someone reads my total
     const bool alone = Backward ? l.offsets[me + 1] == l.size() : l.offsets[me] == 0;  // nothing on the carry side
@@ -123,12 +123,12 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
         failed.run([&] {
             slots = runtime::scratch((std::size_t(p) + 1) * sizeof(T));
             T* mine = slots.as<T>() + me;
-            ::scanvec::detail::reduce_into(core::reader(block), feeds ? m : 0, op, id, mine, current_stream());
+            block::reduce_into(block::reader(block), feeds ? m : 0, op, id, mine, current_stream());
         });
         agree(comm, failed, step(name, "MPI_Allreduce of the reduce's verdict").c_str());
         allgather_on_device(comm, slots.as<T>(), step(name, "gather of block totals").c_str());
         failed.run([&] {
-            thrust::for_each_n(::scanvec::detail::policy(current_stream()), thrust::counting_iterator<int>(0), 1,
+            thrust::for_each_n(block::policy(current_stream()), thrust::counting_iterator<int>(0), 1,
                                fold_carry<T, Op, Backward>{slots.as<T>(), me, p, op, id});
             backend::check_launch(step(name, "fold of the carry").c_str());
             T* carry = slots.as<T>() + p;
@@ -161,7 +161,7 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
 template <class Seq, class Op> value_t<Seq> reduce_block(const communicator& comm, const Seq& block, Op op, const char* name) {
     using T = value_t<Seq>;
     if (comm.size() == 1) return scanvec::reduce(block, op);
-    const T id = core::identity_of<T>(op);
+    const T id = block::identity_of<T>(op);
     local_failure failed;
     T mine = id;
     failed.run([&] {
@@ -216,7 +216,7 @@ template <class T, class Op = plus<T>> vector<T> backward_inclusive_scan(const v
 template <class F> vector<index_t> enumerate(const vector<F>& flags) {
     static_assert(std::is_integral_v<F>, "sv::dist::enumerate: flags must be bool or integers");
     return detail::on_layout(detail::scan_block<false, false>(flags.comm(), *flags.layout(),
-                                                              lazy::map(::scanvec::detail::flag_to_count{}, flags.local()),
+                                                              lazy::map(detail::block::flag_to_count{}, flags.local()),
                                                               plus<index_t>{}, "dist::enumerate"),
                              flags.layout(), flags.comm());
 }
@@ -224,7 +224,7 @@ template <class F> vector<index_t> enumerate(const vector<F>& flags) {
 /// The number of true flags, on every rank. Costs as dist::reduce.
 template <class F> index_t count(const vector<F>& flags) {
     static_assert(std::is_integral_v<F>, "sv::dist::count: flags must be bool or integers");
-    return detail::reduce_block(flags.comm(), lazy::map(::scanvec::detail::flag_to_count{}, flags.local()), plus<index_t>{},
+    return detail::reduce_block(flags.comm(), lazy::map(detail::block::flag_to_count{}, flags.local()), plus<index_t>{},
                                 "dist::count");
 }
 
