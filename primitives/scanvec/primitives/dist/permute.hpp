@@ -12,8 +12,8 @@
 // element moves, naming the first bad global position and its value.
 #pragma once
 
-#include <scanvec/primitives/dist/addressed.hpp>
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/addressed.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>

@@ -12,7 +12,7 @@
 // to idx's first); dst's length is independent.
 #pragma once
 
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/dist/vector.hpp>

@@ -1,4 +1,4 @@
-// scanvec/primitives/dist/common.hpp - what the distributed primitives share:
+// scanvec/primitives/dist/detail/common.hpp - what the distributed primitives share:
 // argument checks that every rank decides alike, owner look-ups, moving the
 // field arrays of a block, and errors agreed on by all ranks.
 #pragma once

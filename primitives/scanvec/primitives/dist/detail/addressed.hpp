@@ -1,4 +1,4 @@
-// scanvec/primitives/dist/addressed.hpp - a permute's elements sent to the ranks
+// scanvec/primitives/dist/detail/addressed.hpp - a permute's elements sent to the ranks
 // that own their targets, each with its place there.
 //
 //   route_addressed(comm, a, dest, to, ...)   every a[i] to the rank owning global position dest[i]
@@ -15,7 +15,7 @@
 // Why, and what it measured: docs/design/distributed.md.
 #pragma once
 
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/runtime/dist/phases.hpp>
