@@ -31,12 +31,13 @@
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <scanvec/primitives/dist/elementwise.hpp>
+#include <scanvec/primitives/dist/enumerate_pack.hpp>
 #include <scanvec/primitives/dist/multisplit.hpp>
-#include <scanvec/primitives/dist/pack_split.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
-#include <scanvec/primitives/dist/segmented.hpp>
 #include <scanvec/primitives/dist/segment_descriptor.hpp>
+#include <scanvec/primitives/dist/segmented_scan.hpp>
+#include <scanvec/primitives/dist/split.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <scanvec/algorithms/dist/sort.hpp>

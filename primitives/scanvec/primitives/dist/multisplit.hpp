@@ -9,7 +9,7 @@
 // and in a rank's grouped block those places increase. So what a rank sends
 // to each rank is one contiguous range of its grouped block, and what it
 // receives lands in known runs of its result: one exchange, no search of
-// owners, no pass after. dist::split (pack_split.hpp) is the case m = 2.
+// owners, no pass after. dist::split (split.hpp) is the case m = 2.
 #pragma once
 
 #include <scanvec/primitives/dist/permute.hpp>

@@ -4,7 +4,9 @@
 //   dist::scan(a, op)                     exclusive, r on a's blocks
 //   dist::inclusive_scan(a, op)
 //   dist::backward_scan(a, op), dist::backward_inclusive_scan(a, op)
-//   dist::enumerate(flags), dist::count(flags)
+//
+// dist::enumerate and dist::count, scans and reductions of flags, are in
+// enumerate_pack.hpp with dist::pack, as sv::enumerate is with sv::pack.
 //
 // Any associative operator with its identity, commutative or not: block
 // totals are gathered on every rank (p values) and folded in rank order, so
@@ -209,23 +211,6 @@ template <class T, class Op = plus<T>> vector<T> backward_inclusive_scan(const v
     return detail::on_layout(
         detail::scan_block<true, true>(a.comm(), *a.layout(), a.local(), op, "dist::backward_inclusive_scan"),
         a.layout(), a.comm());
-}
-
-/// r[i] = the number of true flags before global position i; r on flags' blocks.
-/// Costs as dist::scan (the count per flag is read inside the scan).
-template <class F> vector<index_t> enumerate(const vector<F>& flags) {
-    static_assert(std::is_integral_v<F>, "sv::dist::enumerate: flags must be bool or integers");
-    return detail::on_layout(detail::scan_block<false, false>(flags.comm(), *flags.layout(),
-                                                              lazy::map(detail::block::flag_to_count{}, flags.local()),
-                                                              plus<index_t>{}, "dist::enumerate"),
-                             flags.layout(), flags.comm());
-}
-
-/// The number of true flags, on every rank. Costs as dist::reduce.
-template <class F> index_t count(const vector<F>& flags) {
-    static_assert(std::is_integral_v<F>, "sv::dist::count: flags must be bool or integers");
-    return detail::reduce_block(flags.comm(), lazy::map(detail::block::flag_to_count{}, flags.local()), plus<index_t>{},
-                                "dist::count");
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

@@ -16,9 +16,9 @@
 #pragma once
 
 #include <scanvec/primitives/dist/elementwise.hpp>
-#include <scanvec/primitives/dist/pack_split.hpp>
+#include <scanvec/primitives/dist/enumerate_pack.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
-#include <scanvec/primitives/dist/segmented.hpp>
+#include <scanvec/primitives/dist/segmented_scan.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <string>

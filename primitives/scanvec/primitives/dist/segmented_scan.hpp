@@ -1,4 +1,4 @@
-// scanvec/primitives/dist/segmented.hpp - segmented scans whose segments may cross ranks.
+// scanvec/primitives/dist/segmented_scan.hpp - segmented scans whose segments may cross ranks.
 //
 //   dist::segmented_scan(a, flags, op)            exclusive, restarting at every head flag
 //   dist::segmented_inclusive_scan(a, flags, op)  inclusive, likewise
