@@ -59,7 +59,7 @@ using ::scanvec::detail::expect_radix_key;
 
 /// op's identity as a T: the start of every carry, and what an empty block contributes.
 using ::scanvec::detail::identity_of;
-/// The one-device scan of a sequence from a given start: a block's scan once its carry is known.
+/// The one-device scan of a sequence from a given start: a block's exclusive scan, its carry as the start.
 using ::scanvec::detail::scan_pass;
 /// A reduction of n elements into device memory (queued): a block's total, for the totals gathered across ranks.
 using ::scanvec::detail::reduce_into;
@@ -68,11 +68,11 @@ using ::scanvec::detail::flag_to_count;
 
 // Multisplits (multisplit.hpp): grouping a block's elements by the rank they go to.
 
-/// The stable m-way split of a block by its digits: grouping elements (and targets) by owner before an exchange.
+/// The stable m-way split of a sequence by its digits: dist::multisplit's local step, and grouping by owner before an exchange.
 using ::scanvec::detail::multisplit_into;
 /// Records stably grouped by 32-bit keys, returning where each key's run starts: the permute's records by (owner, window).
 using ::scanvec::detail::multisplit_records;
-/// The number of bits that hold 0..m-1: the widths of the owner and window fields of a record's key.
+/// The number of bits that hold 0..m-1: the widths of a record's owner and window fields, and the window's shift.
 using ::scanvec::detail::bits_for;
 
 // Permutes (permute.hpp): the one-device scatter's choices, kept by the distributed permute.
@@ -91,7 +91,7 @@ using ::scanvec::detail::segment_of_position;
 
 // Sorting (detail/common/radix_digit_view.hpp, detail/sort/sorted_runs.hpp): the distributed sort's local steps.
 
-/// A key's bits in radix order: the splitters and cuts of dist::radix_sort compare in the radix sort's order.
+/// A key's bits in radix order: dist::radix_sort finds its exact cuts a digit of these bits at a time.
 using ::scanvec::detail::radix_key_bits;
 /// Radix order as a comparison: dist::radix_sort merges received runs in the order the local sort left them.
 using ::scanvec::detail::radix_less;
