@@ -31,12 +31,13 @@
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <scanvec/primitives/dist/elementwise.hpp>
+#include <scanvec/primitives/dist/enumerate_pack.hpp>
 #include <scanvec/primitives/dist/multisplit.hpp>
-#include <scanvec/primitives/dist/pack_split.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
-#include <scanvec/primitives/dist/segmented.hpp>
 #include <scanvec/primitives/dist/segment_descriptor.hpp>
+#include <scanvec/primitives/dist/segmented_scan.hpp>
+#include <scanvec/primitives/dist/split.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <scanvec/algorithms/dist/sort.hpp>
@@ -58,7 +59,7 @@ struct global_index {
     std::size_t size() const { return n; }
 };
 
-using scanvec::detail::is_dist_vector;
+using block::is_dist_vector;
 
 /// The first distributed vector among the arguments.
 template <class X, class... Y> const auto& first_vector(const X& x, const Y&... y) {
@@ -104,7 +105,7 @@ inline auto local_part(const on_first<global_index>&, index_t base, std::size_t 
 struct program_lazy {
     template <class F, class... S> static auto map(F f, const S&... s) {
         const auto& first = first_vector(s...);
-        (::scanvec::detail::expect_same_length("dist::map", first.size(), s.size()), ...);
+        (block::expect_same_length("dist::map", first.size(), s.size()), ...);
         auto args = std::make_tuple(align_to(s, first, "dist::map")...);
         const index_t base = first.offset();
         const std::size_t m = first.local().size();

@@ -25,7 +25,7 @@
 
 #include <scanvec/algorithms/quicksort.hpp>
 #include <scanvec/primitives/dist/elementwise.hpp>
-#include <scanvec/primitives/dist/pack_split.hpp>
+#include <scanvec/primitives/dist/split.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
 #include <scanvec/runtime/dist/communicator.hpp>

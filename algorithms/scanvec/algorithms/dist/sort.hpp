@@ -32,7 +32,7 @@
 #pragma once
 
 #include <scanvec/algorithms/radix_sort.hpp>
-#include <scanvec/primitives/detail/sort/sorted_runs.hpp>
+#include <scanvec/primitives/dist/detail/block.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/runtime/dist/phases.hpp>
@@ -75,7 +75,7 @@ inline index_t& sort_rounds_min_keys() {
 template <class K>
 std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<K>& sorted,
                                 const std::vector<index_t>& targets, local_failure& failed) {
-    using U = decltype(::scanvec::detail::radix_key_bits(K()));
+    using U = decltype(block::radix_key_bits(K()));
     constexpr int width = 8 * int(sizeof(U)), digit = sort_cut_digit_bits, fan = 1 << digit;
     static_assert(width % digit == 0, "dist::radix_sort: the key's width must be whole digits");
     const int p = comm.size(), me = comm.rank();
@@ -96,7 +96,7 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
         for (std::size_t k = 0; k < a; ++k)
             for (int d = 0; d < fan; ++d) needles[k * fan + std::size_t(d)] = U(prefix[k] | U(U(d) << shift) | low);
         std::vector<index_t> mine(per_rank, 0);
-        failed.run([&] { mine = ::scanvec::detail::count_through_radix(sorted, needles); });
+        failed.run([&] { mine = block::count_through_radix(sorted, needles); });
         // all[r * per_rank + k * fan + d]: rank r's keys at most needle (k, d)
         const auto all = allgather_counts(comm, mine, failed, "dist::radix_sort (MPI_Allgather of the cut counts)");
         for (std::size_t k = 0; k < a; ++k) {
@@ -141,7 +141,7 @@ std::vector<index_t> exact_cuts(const communicator& comm, const scanvec::vector<
 /// host copies end to end).
 struct sort_exchange {
     std::vector<index_t> send_counts, send_at, recv_counts, recv_at;
-    std::vector<::scanvec::detail::run_range> run_from;  // the received run from each rank, in rank order (empty ones too)
+    std::vector<block::run_range> run_from;  // the received run from each rank, in rank order (empty ones too)
     index_t recv_total = 0, exact_total = 0;
 
     sort_exchange(const communicator& comm, const std::vector<index_t>& cuts, index_t grain, local_failure& failed) {
@@ -222,7 +222,7 @@ scanvec::vector<K> exchange_merging(const communicator& comm, const scanvec::vec
         add_columns(cols, sorted, received);
         exchange_columns(comm, all_to_all_side(send_counts, x.send_at), all_to_all_side(recv_counts, x.recv_at), cols, op);
         failed.run([&] {
-            const ::scanvec::detail::run_range r = x.run_from[from];
+            const block::run_range r = x.run_from[from];
             if (r.size() == 0) return;
             const K* run = received.data() + r.begin;
             if (acc_n == 0 && k != last) {  // the first run: merged with the next
@@ -238,9 +238,9 @@ scanvec::vector<K> exchange_merging(const communicator& comm, const scanvec::vec
                 next = scanvec::vector<K>(std::size_t(acc_n + r.size()), no_init);
                 out = next.data();
             }
-            const auto s = ::scanvec::detail::policy(side);
+            const auto s = block::policy(side);
             if (acc_n == 0) thrust::copy(s, run, run + r.size(), out);  // the only run
-            else thrust::merge(s, acc, acc + acc_n, run, run + r.size(), out, ::scanvec::detail::radix_less<K>{});
+            else thrust::merge(s, acc, acc + acc_n, run, run + r.size(), out, block::radix_less<K>{});
             backend::check_launch(op);
             if (k != last) {
                 held = std::move(next);
@@ -266,7 +266,7 @@ template <class K> index_t sort_grain(const communicator& comm) {
 /// of the key, ceil(log2 p) merge passes, one all-to-all of at most its
 /// block. Collective; waits for the device.
 template <class K> vector<K> radix_sort(const vector<K>& a) {
-    ::scanvec::detail::expect_radix_key<K>();
+    detail::block::expect_radix_key<K>();
     const auto& comm = a.comm();
     const int p = comm.size();
     if (p == 1) return detail::on_layout(scanvec::radix_sort(a.local()), a.layout(), comm);
@@ -304,10 +304,10 @@ template <class K> vector<K> radix_sort(const vector<K>& a) {
     detail::phase_done("exchange of the keys");
     scanvec::vector<K> merged;
     failed.run([&] {
-        std::vector<::scanvec::detail::run_range> runs;  // the runs that are not empty
+        std::vector<detail::block::run_range> runs;  // the runs that are not empty
         for (const auto& r : x.run_from)
             if (r.size() > 0) runs.push_back(r);
-        merged = ::scanvec::detail::merge_sorted_runs(std::move(received), std::move(runs));
+        merged = detail::block::merge_sorted_runs(std::move(received), std::move(runs));
     });
     detail::agree(comm, failed, "dist::radix_sort (MPI_Allreduce of the verdict)");
     detail::phase_done("merge of the runs");

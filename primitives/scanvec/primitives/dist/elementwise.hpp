@@ -72,7 +72,7 @@ template <class T> T extract(const vector<T>& a, index_t i) {
     detail::with_verdict<detail::host_elem<T>> v{{}, 0};
     if (a.comm().rank() == owner) {
         failure.run([&] {
-            v.value = detail::host_elem<T>(::scanvec::detail::element_at(a.local(), std::size_t(i - a.offset())));
+            v.value = detail::host_elem<T>(detail::block::element_at(a.local(), std::size_t(i - a.offset())));
         });
         v.failed = failure.failed() ? 1 : 0;
     }

@@ -9,7 +9,7 @@
 // and in a rank's grouped block those places increase. So what a rank sends
 // to each rank is one contiguous range of its grouped block, and what it
 // receives lands in known runs of its result: one exchange, no search of
-// owners, no pass after. dist::split (pack_split.hpp) is the case m = 2.
+// owners, no pass after. dist::split (split.hpp) is the case m = 2.
 #pragma once
 
 #include <scanvec/primitives/dist/permute.hpp>
@@ -105,7 +105,7 @@ template <class T, class D> vector<T> multisplit(const vector<T>& a, const vecto
     static_assert(std::is_integral_v<D>, "sv::dist::multisplit: digits must be integers");
     detail::expect_same_comm("dist::multisplit", a, digits);
     detail::expect_same_size("dist::multisplit", a, digits);
-    ::scanvec::detail::expect_classes("dist::multisplit", m);
+    detail::block::expect_classes("dist::multisplit", m);
     const auto& comm = a.comm();
     if (comm.size() == 1)
         return detail::on_layout(detail::named_dist([&] { return scanvec::multisplit(a.local(), digits.local(), m); }),
@@ -129,7 +129,7 @@ template <class T, class D> vector<T> multisplit(const vector<T>& a, const vecto
             }
         }
         grouped = scanvec::vector<T>(a.local().size(), no_init);
-        if (!a.local().empty()) ::scanvec::detail::multisplit_into(a.local(), d.local(), m, grouped);
+        if (!a.local().empty()) detail::block::multisplit_into(a.local(), d.local(), m, grouped);
         r = detail::block_of<T>(*a.layout(), comm);
     });
     if (!detail::all_ok(comm, !bad, failure, "dist::multisplit (MPI_Allreduce of the digit check)"))

@@ -12,8 +12,8 @@
 // element moves, naming the first bad global position and its value.
 #pragma once
 
-#include <scanvec/primitives/dist/addressed.hpp>
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/addressed.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>
@@ -67,8 +67,8 @@ routed<T> route(const communicator& comm, const scanvec::vector<T>& a, const Des
         send_counts = scanvec::histogram(owners, p).to_host();
         values = scanvec::vector<T>(m, no_init);
         targets = scanvec::vector<index_t>(m, no_init);
-        core::multisplit_into(a, owners, index_t(p), values);
-        core::multisplit_into(lazy::map(minus_base{0}, dest), owners, index_t(p), targets);
+        block::multisplit_into(a, owners, index_t(p), values);
+        block::multisplit_into(lazy::map(minus_base{0}, dest), owners, index_t(p), targets);
     });
     const auto recv_counts = exchange_counts(comm, send_counts, failed, step(op, "MPI_Alltoall of counts").c_str());
     index_t total = 0;
@@ -244,7 +244,7 @@ template <class T, class I> vector<T> permute(const vector<T>& a, const vector<I
         scanvec::vector<T> r;
         failed.run([&] {
             r = scanvec::vector<T>(m, no_init);
-            if (ok && m) ok = detail::core::fingerprint_of(got->places(), m).permutation();
+            if (ok && m) ok = detail::block::fingerprint_of(got->places(), m).permutation();
             detail::phase_done("permutation check");
             if (ok) detail::scatter_records(*got, r);
             detail::phase_done("scatter");
@@ -307,7 +307,7 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
         if (!m) return;
         requests = scanvec::vector<std::uint32_t>(m, no_init);
         positions = scanvec::vector<std::uint32_t>(m, no_init);
-        thrust::for_each_n(core::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
+        thrust::for_each_n(block::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
                            split_request{sent.as<const addressed<std::uint32_t>>(), requests.data(), positions.data()});
         backend::check_launch(step(op, "requests").c_str());
     });
@@ -331,8 +331,8 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
     // Answers: read locally (the places lie in this rank's block), sent back the way the requests came.
     failed.run([&] {
         if (!asked_total) return;
-        thrust::copy_n(core::policy(current_stream()), core::reader(lazy::back_permute(a.local(), asked)),
-                       std::size_t(asked_total), core::writer(answers));
+        thrust::copy_n(block::policy(current_stream()), block::reader(lazy::back_permute(a.local(), asked)),
+                       std::size_t(asked_total), block::writer(answers));
         backend::check_launch(step(op, "answers").c_str());
     });
     phase_done("answers");
@@ -343,9 +343,9 @@ vector<T> back_permute_addressed(const vector<T>& a, const vector<I>& idx, const
     // are written one window of r at a time across the runs.
     failed.run([&] {
         if (!m) return;
-        const int bits = core::scatter_window_bits(m * sizeof(T), core::permute_policy::grouped_max_bits);
-        scatter_by_windows(positions.data(), core::reader(replies), key_starts, bits,
-                           std::max(0, core::bits_for(index_t(m)) - bits), core::writer(r), step(op, "replies").c_str());
+        const int bits = block::scatter_window_bits(m * sizeof(T), block::permute_policy::grouped_max_bits);
+        scatter_by_windows(positions.data(), block::reader(replies), key_starts, bits,
+                           std::max(0, block::bits_for(index_t(m)) - bits), block::writer(r), step(op, "replies").c_str());
     });
     agree(comm, failed, step(op, "MPI_Allreduce of the verdict").c_str());
     phase_done("replies in place");
@@ -369,8 +369,8 @@ template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, co
         ask_counts = scanvec::histogram(owners, p).to_host();
         order = scanvec::vector<index_t>(m, no_init);
         requests = scanvec::vector<index_t>(m, no_init);
-        ::scanvec::detail::multisplit_into(lazy::index(m), owners, index_t(p), order);
-        ::scanvec::detail::multisplit_into(lazy::map(minus_base{0}, want), owners, index_t(p), requests);
+        block::multisplit_into(lazy::index(m), owners, index_t(p), order);
+        block::multisplit_into(lazy::map(minus_base{0}, want), owners, index_t(p), requests);
     });
     const auto asked_counts = exchange_counts(comm, ask_counts, failed, "dist::back_permute (MPI_Alltoall of counts)");
     index_t asked_total = 0;
@@ -390,7 +390,7 @@ template <class T, class I> vector<T> back_permute_routed(const vector<T>& a, co
     failed.run([&] {
         if (!asked_total) return;
         auto read = lazy::back_permute(a.local(), lazy::map(minus_base{a.offset()}, asked));
-        thrust::copy_n(core::policy(current_stream()), core::reader(read), std::size_t(asked_total), core::writer(answers));
+        thrust::copy_n(block::policy(current_stream()), block::reader(read), std::size_t(asked_total), block::writer(answers));
         backend::check_launch("dist::back_permute");
     });
     exchange_vector(comm, asked_counts, ask_counts, answers, replies, "dist::back_permute (exchange of the answers)");

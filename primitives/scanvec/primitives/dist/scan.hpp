@@ -4,7 +4,9 @@
 //   dist::scan(a, op)                     exclusive, r on a's blocks
 //   dist::inclusive_scan(a, op)
 //   dist::backward_scan(a, op), dist::backward_inclusive_scan(a, op)
-//   dist::enumerate(flags), dist::count(flags)
+//
+// dist::enumerate and dist::count, scans and reductions of flags, are in
+// enumerate_pack.hpp with dist::pack, as sv::enumerate is with sv::pack.
 //
 // Any associative operator with its identity, commutative or not: block
 // totals are gathered on every rank (p values) and folded in rank order, so
@@ -80,12 +82,12 @@ scanvec::vector<value_t<Seq>> scan_carried(const Seq& block, Op op, Carry carry,
     using T = value_t<Seq>;
     const std::size_t m = block.size();
     if constexpr (!Inclusive)  // the carry as the scan's start: the one-device exclusive scan, at its speed
-        return ::scanvec::detail::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, start);
+        return block::scan_pass<false, Backward>(Backward ? "backward_scan" : "scan", block, op, start);
     else {
         (void)start;
-        using F = with_carry<decltype(core::reader(block)), Carry, T, Op, Backward>;
+        using F = with_carry<decltype(block::reader(block)), Carry, T, Op, Backward>;
         auto fed = view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                        F{core::reader(block), carry, op, index_t(m)}),
+                                                        F{block::reader(block), carry, op, index_t(m)}),
                         m);
         if constexpr (Backward) return scanvec::backward_inclusive_scan(fed, op);
         else return scanvec::inclusive_scan(fed, op);
@@ -111,7 +113,7 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
     };
     const int p = comm.size(), me = comm.rank();
     if (p == 1) return local(block);
-    const T id = core::identity_of<T>(op);
+    const T id = block::identity_of<T>(op);
     const std::size_t m = block.size();
     const bool feeds = Backward ? l.offsets[me] > 0 : l.offsets[me + 1] < l.size();  // someone reads my total
     const bool alone = Backward ? l.offsets[me + 1] == l.size() : l.offsets[me] == 0;  // nothing on the carry side
@@ -123,12 +125,12 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
         failed.run([&] {
             slots = runtime::scratch((std::size_t(p) + 1) * sizeof(T));
             T* mine = slots.as<T>() + me;
-            ::scanvec::detail::reduce_into(core::reader(block), feeds ? m : 0, op, id, mine, current_stream());
+            block::reduce_into(block::reader(block), feeds ? m : 0, op, id, mine, current_stream());
         });
         agree(comm, failed, step(name, "MPI_Allreduce of the reduce's verdict").c_str());
         allgather_on_device(comm, slots.as<T>(), step(name, "gather of block totals").c_str());
         failed.run([&] {
-            thrust::for_each_n(::scanvec::detail::policy(current_stream()), thrust::counting_iterator<int>(0), 1,
+            thrust::for_each_n(block::policy(current_stream()), thrust::counting_iterator<int>(0), 1,
                                fold_carry<T, Op, Backward>{slots.as<T>(), me, p, op, id});
             backend::check_launch(step(name, "fold of the carry").c_str());
             T* carry = slots.as<T>() + p;
@@ -161,7 +163,7 @@ scanvec::vector<value_t<Seq>> scan_block(const communicator& comm, const layout&
 template <class Seq, class Op> value_t<Seq> reduce_block(const communicator& comm, const Seq& block, Op op, const char* name) {
     using T = value_t<Seq>;
     if (comm.size() == 1) return scanvec::reduce(block, op);
-    const T id = core::identity_of<T>(op);
+    const T id = block::identity_of<T>(op);
     local_failure failed;
     T mine = id;
     failed.run([&] {
@@ -209,23 +211,6 @@ template <class T, class Op = plus<T>> vector<T> backward_inclusive_scan(const v
     return detail::on_layout(
         detail::scan_block<true, true>(a.comm(), *a.layout(), a.local(), op, "dist::backward_inclusive_scan"),
         a.layout(), a.comm());
-}
-
-/// r[i] = the number of true flags before global position i; r on flags' blocks.
-/// Costs as dist::scan (the count per flag is read inside the scan).
-template <class F> vector<index_t> enumerate(const vector<F>& flags) {
-    static_assert(std::is_integral_v<F>, "sv::dist::enumerate: flags must be bool or integers");
-    return detail::on_layout(detail::scan_block<false, false>(flags.comm(), *flags.layout(),
-                                                              lazy::map(::scanvec::detail::flag_to_count{}, flags.local()),
-                                                              plus<index_t>{}, "dist::enumerate"),
-                             flags.layout(), flags.comm());
-}
-
-/// The number of true flags, on every rank. Costs as dist::reduce.
-template <class F> index_t count(const vector<F>& flags) {
-    static_assert(std::is_integral_v<F>, "sv::dist::count: flags must be bool or integers");
-    return detail::reduce_block(flags.comm(), lazy::map(::scanvec::detail::flag_to_count{}, flags.local()), plus<index_t>{},
-                                "dist::count");
 }
 
 }  SCANVEC_NAMESPACE_END  // dist

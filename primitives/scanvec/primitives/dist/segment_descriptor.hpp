@@ -16,9 +16,9 @@
 #pragma once
 
 #include <scanvec/primitives/dist/elementwise.hpp>
-#include <scanvec/primitives/dist/pack_split.hpp>
+#include <scanvec/primitives/dist/enumerate_pack.hpp>
 #include <scanvec/primitives/dist/scan.hpp>
-#include <scanvec/primitives/dist/segmented.hpp>
+#include <scanvec/primitives/dist/segmented_scan.hpp>
 #include <scanvec/primitives/dist/write.hpp>
 
 #include <string>
@@ -94,8 +94,8 @@ private:
 /// Costs as dist::segmented_reduce, plus one write with empty segments. Collective.
 template <class T, class Op = plus<T>> vector<T> reduce(const vector<T>& a, const segments& s, Op op = {}) {
     detail::expect_same_comm("dist::reduce (segments)", a, s.heads());
-    detail::core::expect_same_length("dist::reduce (the vector and its segments' total)", a.size(), s.size());
-    const T id = detail::core::identity_of<T>(op);
+    detail::block::expect_same_length("dist::reduce (the vector and its segments' total)", a.size(), s.size());
+    const T id = detail::block::identity_of<T>(op);
     if (s.total() == 0) return dist::distribute(id, std::size_t(s.count()), s.comm());
     auto per_nonempty = dist::segmented_reduce(a, s.heads(), op);
     if (s.empty_count() == 0) return per_nonempty;
@@ -107,7 +107,7 @@ namespace detail {
 template <bool Inclusive, bool Backward, class T, class Op>
 vector<T> scan_by_segments(const vector<T>& a, const segments& s, Op op, const char* name) {
     expect_same_comm(name, a, s.heads());
-    core::expect_same_length(name, a.size(), s.size());
+    block::expect_same_length(name, a.size(), s.size());
     return segmented_pass<Inclusive, Backward>(a, s.heads(), op, name);
 }
 

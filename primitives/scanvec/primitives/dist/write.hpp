@@ -12,7 +12,7 @@
 // to idx's first); dst's length is independent.
 #pragma once
 
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/dist/permute.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
@@ -65,7 +65,7 @@ template <class T, class I, class V> vector<T> write(vector<T> dst, const vector
 /// commutative (as sv::combining_write). Errors and cost as dist::write.
 template <class T, class I, class V, class Op>
 vector<T> combining_write(vector<T> dst, const vector<I>& idx, const vector<V>& vals, Op op) {
-    ::scanvec::detail::expect_commutative<Op>();
+    detail::block::expect_commutative<Op>();
     return detail::routed_write(std::move(dst), idx, vals, "dist::combining_write",
                                 [op](auto block, const auto& at, const auto& v) {
                                     return scanvec::combining_write(std::move(block), at, v, op, unchecked);

@@ -1,11 +1,9 @@
-// scanvec/primitives/dist/common.hpp - what the distributed primitives share:
+// scanvec/primitives/dist/detail/common.hpp - what the distributed primitives share:
 // argument checks that every rank decides alike, owner look-ups, moving the
 // field arrays of a block, and errors agreed on by all ranks.
 #pragma once
 
-#include <scanvec/primitives/detail/segments/functors.hpp>
-#include <scanvec/primitives/enumerate_pack.hpp>
-#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/dist/detail/block.hpp>
 #include <scanvec/runtime/dist/vector.hpp>
 
 #include <algorithm>
@@ -14,8 +12,6 @@
 #include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist::detail {
-
-namespace core = ::scanvec::detail;
 
 /// "op (what)": the name of one step of a collective call, for its errors.
 inline std::string step(const char* op, const char* what) { return std::string(op) + " (" + what + ")"; }
@@ -34,7 +30,7 @@ template <class A, class... B> void expect_same_comm(const char* op, const A& a,
 
 /// Global sizes are known to every rank: a mismatch throws on every rank, with no communication.
 template <class A, class... B> void expect_same_size([[maybe_unused]] const char* op, const A& a, const B&... b) {
-    (core::expect_same_length(op, a.size(), b.size()), ...);
+    (block::expect_same_length(op, a.size(), b.size()), ...);
 }
 
 inline bool same_layout(const layout_ptr& a, const layout_ptr& b) { return a == b || a->offsets == b->offsets; }
@@ -45,7 +41,7 @@ struct owner_of {
     const index_t* offsets;
     int ranks;
     template <class G> SCANVEC_HD int operator()(const G& g) const {
-        return int(core::segment_of_position{offsets, index_t(ranks)}(index_t(g)));
+        return int(block::segment_of_position{offsets, index_t(ranks)}(index_t(g)));
     }
 };
 
@@ -123,7 +119,7 @@ template <class Idx> void expect_all_in_range(const char* op, const Idx& idx, in
     std::uint64_t mine = ~std::uint64_t(0);
     failed.run([&] {
         if (!block.empty())
-            mine = scanvec::reduce(lazy::map(outside_at<decltype(core::reader(block))>{core::reader(block), bound, idx.offset()},
+            mine = scanvec::reduce(lazy::map(outside_at<decltype(block::reader(block))>{block::reader(block), bound, idx.offset()},
                                              lazy::index(block.size())),
                                    scanvec::min<std::uint64_t>{});
     });
@@ -145,7 +141,7 @@ template <class Idx> void expect_all_in_range(const char* op, const Idx& idx, in
     const auto& block = idx.local();
     std::uint64_t mine = ~std::uint64_t(0);
     if (!block.empty())
-        mine = scanvec::reduce(lazy::map(outside_at<decltype(core::reader(block))>{core::reader(block), bound, idx.offset()},
+        mine = scanvec::reduce(lazy::map(outside_at<decltype(block::reader(block))>{block::reader(block), bound, idx.offset()},
                                          lazy::index(block.size())),
                                scanvec::min<std::uint64_t>{});
     const std::uint64_t first = allreduce_min(idx.comm(), mine, (std::string(op) + " (MPI_Allreduce of the index check)").c_str());

@@ -1,4 +1,4 @@
-// scanvec/primitives/dist/segmented.hpp - segmented scans whose segments may cross ranks.
+// scanvec/primitives/dist/segmented_scan.hpp - segmented scans whose segments may cross ranks.
 //
 //   dist::segmented_scan(a, flags, op)            exclusive, restarting at every head flag
 //   dist::segmented_inclusive_scan(a, flags, op)  inclusive, likewise
@@ -90,7 +90,7 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
     const auto& f = fl.local();
     const auto& o = a.offsets();
     const std::size_t m = x.size();
-    const T id = core::identity_of<T>(op);
+    const T id = block::identity_of<T>(op);
     // Sends: someone on the other side reads my summary; receives: a carry may come in
     const bool sends = m && (Backward ? o[std::size_t(me)] > 0 : o[std::size_t(me) + 1] < o.back());
     const bool receives = m && (Backward ? o[std::size_t(me) + 1] < o.back() : o[std::size_t(me)] > 0);
@@ -108,16 +108,16 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
                 const index_t first = first_head(f, index_t(m));
                 mine.has_head = first < index_t(m);
                 if (first > 0) {  // the fold of the elements before the first head, read at position 0
-                    const T end = core::element_at(r, 0);
-                    mine.value = Inclusive ? end : T(op(core::element_at(x, 0), end));
+                    const T end = block::element_at(r, 0);
+                    mine.value = Inclusive ? end : T(op(block::element_at(x, 0), end));
                 }
             }
         } else {  // forward: the carry goes up to the first head, the summary is what follows the last one
             if (receives) to = first_head(f, index_t(m));
             if (sends) {
                 mine.has_head = last_head(f) >= 0;
-                const T end = core::element_at(r, m - 1);  // the fold from the last head (or the block's start)
-                mine.value = Inclusive ? end : T(op(end, core::element_at(x, m - 1)));
+                const T end = block::element_at(r, m - 1);  // the fold from the last head (or the block's start)
+                mine.value = Inclusive ? end : T(op(end, block::element_at(x, m - 1)));
             }
         }
     });
@@ -137,12 +137,12 @@ vector<T> segmented_pass(const vector<T>& a, const vector<F>& flags, Op op, cons
     // The carry's pass, on the ranks it reaches; its verdict shared by every rank
     failed.run([&] {
         if (!receives || from >= to) return;
-        auto first = core::reader(r) + from, last = core::reader(r) + to;
+        auto first = block::reader(r) + from, last = block::reader(r) + to;
         if constexpr (Backward)
-            thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from,
+            thrust::transform(block::policy(current_stream()), first, last, block::writer(r) + from,
                               carry_on_right<T, Op>{carry, op});
         else
-            thrust::transform(core::policy(current_stream()), first, last, core::writer(r) + from,
+            thrust::transform(block::policy(current_stream()), first, last, block::writer(r) + from,
                               carry_on_left<T, Op>{carry, op});
         backend::check_launch(name);
     });
@@ -192,7 +192,7 @@ vector<T> segmented_reduce(const vector<T>& a, const vector<F>& flags, Op op = {
     const auto& x = a.local();
     const auto& f = fl.local();
     const std::size_t m = x.size();
-    const T id = detail::core::identity_of<T>(op);
+    const T id = detail::block::identity_of<T>(op);
     // Local segments: the block's first position acts as a head
     detail::local_failure failed;
     scanvec::vector<T> local;
@@ -201,9 +201,9 @@ vector<T> segmented_reduce(const vector<T>& a, const vector<F>& flags, Op op = {
     failed.run([&] {
         if (!m) return;
         local = scanvec::segmented_reduce(x, f, op);
-        lead = a.offset() == 0 || bool(detail::core::element_at(f, 0));
+        lead = a.offset() == 0 || bool(detail::block::element_at(f, 0));
         mine.has_head = lead || local.size() > 1;
-        if (!lead) mine.before_head = detail::core::element_at(local, 0);
+        if (!lead) mine.before_head = detail::block::element_at(local, 0);
     });
     const auto all = detail::allgather(comm, mine, failed, detail::step(name, "MPI_Allgather of block summaries").c_str());
     // This rank's last segment goes on through the ranks to its right up to the next head
@@ -218,9 +218,9 @@ vector<T> segmented_reduce(const vector<T>& a, const vector<F>& flags, Op op = {
     scanvec::vector<T> r;
     failed.run([&] {
         if (!own) return;
-        using G = detail::own_segments<decltype(detail::core::reader(local)), T, Op>;
+        using G = detail::own_segments<decltype(detail::block::reader(local)), T, Op>;
         r = materialize(view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                                             G{detail::core::reader(local), skip, own - 1, carry, op}),
+                                                             G{detail::block::reader(local), skip, own - 1, carry, op}),
                              std::size_t(own)));
     });
     // One MPI_Allgather of the counts, carrying the verdict

@@ -1,4 +1,4 @@
-// scanvec/primitives/dist/addressed.hpp - a permute's elements sent to the ranks
+// scanvec/primitives/dist/detail/addressed.hpp - a permute's elements sent to the ranks
 // that own their targets, each with its place there.
 //
 //   route_addressed(comm, a, dest, to, ...)   every a[i] to the rank owning global position dest[i]
@@ -15,7 +15,7 @@
 // Why, and what it measured: docs/design/distributed.md.
 #pragma once
 
-#include <scanvec/primitives/dist/common.hpp>
+#include <scanvec/primitives/dist/detail/common.hpp>
 #include <scanvec/primitives/multisplit.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/runtime/dist/phases.hpp>
@@ -59,11 +59,11 @@ inline std::optional<addressing> addressing_for(const layout& to, std::size_t by
     const index_t largest = to.largest_block();
     if (largest >= (index_t(1) << 32)) return std::nullopt;
     addressing a;
-    a.rank_bits = std::max(1, core::bits_for(index_t(to.offsets.size() - 1)));
+    a.rank_bits = std::max(1, block::bits_for(index_t(to.offsets.size() - 1)));
     // windows of the largest block, in the bits one grouping pass has left over
-    a.window_bits = core::scatter_window_bits(std::size_t(largest) * bytes,
-                                        std::max(0, core::permute_policy::grouped_max_bits - a.rank_bits));
-    a.shift = std::max(0, core::bits_for(largest) - a.window_bits);
+    a.window_bits = block::scatter_window_bits(std::size_t(largest) * bytes,
+                                        std::max(0, block::permute_policy::grouped_max_bits - a.rank_bits));
+    a.shift = std::max(0, block::bits_for(largest) - a.window_bits);
     return a;
 }
 
@@ -107,7 +107,7 @@ template <class T> struct routed_records {
     scanvec::vector<std::uint32_t> place_vector() const {
         scanvec::vector<std::uint32_t> p(size(), no_init);
         if (size()) {
-            thrust::copy_n(core::policy(current_stream()), places(), size(), p.data());
+            thrust::copy_n(block::policy(current_stream()), places(), size(), p.data());
             backend::check_launch("dist::permute (places)");
         }
         return p;
@@ -125,13 +125,13 @@ std::vector<index_t> group_by_owner(const A& a, const Dest& dest, const layout& 
     if (!m) return std::vector<index_t>((std::size_t(p) << how.window_bits) + 1, 0);
     scanvec::vector<std::uint32_t> keys(m, no_init);
     runtime::scratch records(m * sizeof(addressed<T>));
-    using each = address_each<decltype(core::reader(dest)), decltype(core::reader(a)), T>;
-    thrust::for_each_n(core::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
-                       each{core::reader(dest), core::reader(a), to.device_offsets().data(), p, how, keys.data(),
+    using each = address_each<decltype(block::reader(dest)), decltype(block::reader(a)), T>;
+    thrust::for_each_n(block::policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(m),
+                       each{block::reader(dest), block::reader(a), to.device_offsets().data(), p, how, keys.data(),
                             records.as<addressed<T>>()});
     backend::check_launch(step(op, "addressing").c_str());
     sent = runtime::scratch(m * sizeof(addressed<T>));
-    return core::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(), how.bits(),
+    return block::multisplit_records(keys, records.as<const addressed<T>>(), sent.as<addressed<T>>(), how.bits(),
                                     step(op, "grouping by owner").c_str());
 }
 
@@ -249,7 +249,7 @@ void scatter_by_windows(Places places, Values values, const std::vector<index_t>
     if (n == 0) return;
     const auto s = current_stream();
     if (window_bits == 0) {
-        thrust::scatter(core::policy(s), values, values + n, places, out);
+        thrust::scatter(block::policy(s), values, values + n, places, out);
         backend::check_launch(op);
         return;
     }
@@ -260,14 +260,14 @@ void scatter_by_windows(Places places, Values values, const std::vector<index_t>
     index_t* src = table.as<index_t>();
     index_t* len = src + segments;
     index_t* dst = len + segments;
-    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), segments,
+    thrust::for_each_n(block::policy(s), thrust::counting_iterator<index_t>(0), segments,
                        window_segment<Places>{places, starts.data(), runs, shift, src, len});
-    thrust::exclusive_scan(core::policy(s), len, len + segments, dst);
+    thrust::exclusive_scan(block::policy(s), len, len + segments, dst);
     const index_t tile = 256, tiles = (n + tile - 1) / tile;
     runtime::scratch first(std::size_t(tiles + 1) * sizeof(int));
-    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), tiles + 1,
+    thrust::for_each_n(block::policy(s), thrust::counting_iterator<index_t>(0), tiles + 1,
                        tile_first_segment{dst, int(segments), n, tile, first.as<int>()});
-    thrust::for_each_n(core::policy(s), thrust::counting_iterator<index_t>(0), n,
+    thrust::for_each_n(block::policy(s), thrust::counting_iterator<index_t>(0), n,
                        scatter_window_major<Places, Values, Out>{places, values, dst, src, first.as<const int>(), tile, out});
     backend::check_launch(op);
 }
@@ -278,7 +278,7 @@ void scatter_by_windows(Places places, Values values, const std::vector<index_t>
 /// the senders' runs.
 template <class T> void scatter_records(const routed_records<T>& got, scanvec::vector<T>& r) {
     if (r.empty()) return;
-    scatter_by_windows(got.places(), got.values(), got.run_starts, got.how.window_bits, got.how.shift, core::writer(r),
+    scatter_by_windows(got.places(), got.values(), got.run_starts, got.how.window_bits, got.how.shift, block::writer(r),
                        "dist::permute (scatter)");
 }
 

@@ -1,6 +1,5 @@
-// scanvec/primitives/dist/pack_split.hpp - pack and split on distributed vectors.
+// scanvec/primitives/dist/split.hpp - the stable split on distributed vectors.
 //
-//   dist::pack(a, flags)    the a[i] whose flag is true, in order; each stays on its rank
 //   dist::split(a, flags)   stable: false flags first, then true; r on a's blocks
 //                           (the one-device split of each block, then one placed exchange)
 //
@@ -9,25 +8,10 @@
 #pragma once
 
 #include <scanvec/primitives/dist/multisplit.hpp>
-#include <scanvec/primitives/dist/scan.hpp>
+#include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/split.hpp>
 
 SCANVEC_NAMESPACE_BEGIN namespace dist {
-
-/// The elements whose flag is true, in order. Each kept element stays on its
-/// rank, so the result's blocks are uneven (dist::rebalance evens them).
-/// O(n/p) work per rank; each rank sends one count (MPI_Allgather). Collective;
-/// waits for the device.
-template <class T, class F> vector<T> pack(const vector<T>& a, const vector<F>& flags) {
-    static_assert(std::is_integral_v<F>, "sv::dist::pack: flags must be bool or integers");
-    detail::expect_same_comm("dist::pack", a, flags);
-    detail::expect_same_size("dist::pack", a, flags);
-    std::optional<vector<F>> keep;
-    const auto& f = detail::align(flags, a.layout(), keep, "dist::pack");
-    detail::local_failure failure;  // the block sizes' gather carries its verdict
-    scanvec::vector<T> kept;
-    failure.run([&] { kept = scanvec::pack(a.local(), f.local()); });
-    return vector<T>(std::move(kept), a.comm(), failure, "dist::pack (MPI_Allgather of block sizes)");
-}
 
 /// Stable split: the elements whose flag is false first, then those whose
 /// flag is true, each group in its original order; r on a's blocks.
