@@ -22,6 +22,13 @@
 // checked. With no trace alive the cost is one branch per primitive; a trace
 // that neither prints nor draws keeps only its counters. How to read a
 // trace: docs/trace.md.
+//
+// While a trace is alive on a thread, its calls show each step the model
+// counts, so the shortcuts that fuse steps are off there (same results, the
+// model's steps and cost): a radix sort's digits run as one multisplit each
+// (no single run over all the bits); quicksort's rounds run from the host,
+// and a round a trace pictures reads a copy of the keys and splits stably,
+// as the book draws it.
 #pragma once
 
 #include <scanvec/runtime/label.hpp>
