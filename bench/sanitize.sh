@@ -17,7 +17,15 @@
 # back at exit, so a clean run also says scanvec leaves no leak to report.
 # Environment:
 #   SANITIZE_BINS     the executables (default build/cuda/tests/test_*, less test_fuzz,
-#                     which bench/fuzz-diff.sh covers across backends)
+#                     which bench/fuzz-diff.sh covers across backends, and test_large,
+#                     whose cases are the other tests' kernels past 2^31 elements:
+#                     hours under a tool; ctest runs it)
+#   SANITIZE_BY_CASE  a regex of the executables run one process per test case (the
+#                     long ones, default below); the others one process per tool
+#   SANITIZE_FILTER   a regex: only the processes whose line (NAME SETTING SMALL TOOL
+#                     EXECUTABLE ...) matches run (say "memcheck|initcheck")
+#   SANITIZE_DEADLINE seconds after the start past which no process starts (default:
+#                     none); those left are reported as not run
 #   SANITIZE_TOOLS    default "memcheck racecheck synccheck initcheck"
 #   SANITIZE_JOBS     processes at once (default: nproc)
 #   SANITIZE_TIMEOUT  seconds one process may run (default 480); one stopped
@@ -36,7 +44,9 @@ work=build/gpu-sanitize; rm -rf "$work"; mkdir -p "$work"
 tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 jobs=${SANITIZE_JOBS:-$(nproc)}
 limit=${SANITIZE_TIMEOUT:-480}
-bins=${SANITIZE_BINS:-$(ls build/cuda/tests/test_* 2>/dev/null | grep -v -e '_fuzz$' -e '\.')}
+bins=${SANITIZE_BINS:-$(ls build/cuda/tests/test_* 2>/dev/null | grep -v -e '_fuzz$' -e '_large$' -e '\.')}
+by_case=${SANITIZE_BY_CASE:-test_(sorts|book|graphs|faults|nested|nested_permute)$}
+deadline=$(( $(date +%s) + ${SANITIZE_DEADLINE:-1000000} ))
 
 # One line per process: NAME SETTING SMALL TOOL EXECUTABLE [doctest arguments...]
 list=$work/jobs.txt; : > "$list"
@@ -45,6 +55,10 @@ add_cases() {  # add_cases SETTING SMALL BIN FILTER...: one job per test case an
   local n k tool
   n=$(SCANVEC_TEST_SMALL=$small "$bin" --count "$@" 2>/dev/null | sed -nE 's/.*passing the current filters: ([0-9]+).*/\1/p')
   [ -n "$n" ] || { echo "sanitize: $bin --count gave nothing" >&2; return; }
+  if [[ ! "$(basename "$bin")" =~ $by_case ]]; then  # one process per tool: all its cases
+    for tool in $tools; do echo "$(basename "$bin")-all $setting $small $tool $bin${*:+ $*}" >> "$list"; done
+    return
+  fi
   for k in $(seq 1 "$n"); do
     for tool in $tools; do
       echo "$(basename "$bin")-$k $setting $small $tool $bin --first=$k --last=$k${*:+ $*}" >> "$list"
@@ -69,10 +83,14 @@ if [ -n "${SANITIZE_CONTROL:-}" ]; then
   done
 fi
 
+if [ -n "${SANITIZE_FILTER:-}" ]; then grep -E "$SANITIZE_FILTER" "$list" > "$list.kept"; mv "$list.kept" "$list"; fi
+
 # run_one NAME SETTING SMALL TOOL BIN ARGS...: $work/NAME-SETTING-SMALL-TOOL.{log,rc}
+# (rc "-1 0": not started, the deadline had passed)
 run_one() {
   local name=$1 setting=$2 small=$3 tool=$4; shift 4
   local stem="$work/$name-$setting-small$small-$tool" extra=() rounds=0 t0 rc
+  if [ "$(date +%s)" -ge "$deadline" ]; then echo "-1 0" > "$stem.rc"; return; fi
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   [ "$setting" = host-rounds ] && rounds=1
   t0=$(date +%s)
@@ -81,7 +99,7 @@ run_one() {
   rc=$?
   echo "$rc $(( $(date +%s) - t0 ))" > "$stem.rc"
 }
-export -f run_one; export work limit
+export -f run_one; export work limit deadline
 t0=$(date +%s)
 # the heaviest tools first, so that the last processes to start are short ones
 # (xargs -L: no line may end in a blank, which would join it to the next)
@@ -96,20 +114,21 @@ bad = []
 for rc_path in sorted(glob.glob(os.path.join(work, "*.rc"))):
     stem = rc_path[:-3]
     base = os.path.basename(stem)
-    parts = re.match(r"(?P<name>.+?)(?:-(?P<case>\d+))?-(?P<setting>graphs|host-rounds)-small(?P<small>\d)-(?P<tool>\w+)$", base)
+    parts = re.match(r"(?P<name>.+?)(?:-(?P<case>\d+|all))?-(?P<setting>graphs|host-rounds)-small(?P<small>\d)-(?P<tool>\w+)$", base)
     rc, secs = (int(x) for x in open(rc_path).read().split())
-    log = open(stem + ".log", errors="replace").read()
+    log = open(stem + ".log", errors="replace").read() if os.path.exists(stem + ".log") else ""
     summary = re.findall(r"(ERROR SUMMARY: \d+ errors?|RACECHECK SUMMARY: \d+ hazards? displayed \(\d+ errors?, \d+ warnings?\))", log)
     clean = rc == 0 and summary and all(re.search(r": 0 (errors|hazards)", s) for s in summary)
     key = (parts["name"], parts["setting"], "65539" if parts["small"] == "1" else "full", parts["tool"])
     r = rows.setdefault(key, [0, 0, 0])
     r[0] += 1; r[1] += bool(clean); r[2] = max(r[2], secs)
     if not clean:
-        why = "timed out" if rc in (124, 137) else (summary[-1] if summary else f"exit {rc}, no summary")
+        why = ("not run (deadline)" if rc == -1 else "timed out" if rc in (124, 137)
+               else (summary[-1] if summary else f"exit {rc}, no summary"))
         first = re.search(r"========= (Invalid|Race|Barrier|Uninitialized|Leaked|Program hit|Error).*", log)
         bad.append(f"| {base} | {why} | {first.group(0)[10:120] if first else ''} |")
 with open(report, "w") as f:
-    f.write("| executable | setting | sizes | tool | test cases clean / run | longest (s) |\n|---|---|---|---|---|---|\n")
+    f.write("| executable | setting | sizes | tool | processes clean / run (a test case each, or all in one) | longest (s) |\n|---|---|---|---|---|---|\n")
     for (name, setting, sizes, tool), (n, ok, secs) in rows.items():
         f.write(f"| {name} | {setting} | {sizes} | {tool} | {ok} / {n} | {secs} |\n")
     if bad:
