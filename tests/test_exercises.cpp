@@ -533,6 +533,14 @@ SCANVEC_FIELDS(key, k)
 
 namespace {
 
+/// The source tree the documents are read from: SCANVEC_SOURCE_DIR in the
+/// environment where the executable runs away from its build (binaries carried
+/// to the GPU machine), else the tree it was built from.
+std::string source_root() {
+    const char* env = std::getenv("SCANVEC_SOURCE_DIR");
+    return env && *env ? std::string(env) : std::string(SCANVEC_SOURCE_DIR);
+}
+
 std::vector<std::string> lines_of(const std::string& path) {
     std::ifstream in(path);
     REQUIRE_MESSAGE(in.good(), "cannot read " << path);
@@ -564,7 +572,7 @@ std::vector<std::string> region(const std::vector<std::string>& file, const std:
 ///                                 within a line of PATH: signatures shown as declarations
 /// Returns the number of blocks checked.
 int check_document(const std::string& doc_name) {
-    const std::string root = SCANVEC_SOURCE_DIR;
+    const std::string root = source_root();
     auto doc = lines_of(root + "/" + doc_name);
     int checked = 0;
     for (std::size_t i = 0; i + 1 < doc.size(); ++i) {
@@ -605,7 +613,7 @@ int check_document(const std::string& doc_name) {
 /// columns are headed by backends (sv::backend_name()). Returns row -> the
 /// cell of this backend's column.
 std::vector<std::pair<std::string, std::string>> constants_table(const std::string& doc_name, const std::string& name) {
-    auto doc = lines_of(std::string(SCANVEC_SOURCE_DIR) + "/" + doc_name);
+    auto doc = lines_of(source_root() + "/" + doc_name);
     auto cells = [](const std::string& row) {
         std::vector<std::string> out;
         std::string t = trim(row);
