@@ -232,14 +232,6 @@ int run_three_way_rounds(pivoted_segments<T, Pos>& segs, Round round, OnRound& o
 
 /// Whether a trace will picture the rounds of a sort of n keys of type T
 /// (then the first state is a copy the picture can read).
-template <class T> bool rounds_pictured(std::size_t n) {
-    if constexpr (std::is_arithmetic_v<T>) {
-        auto& obs = runtime::observation();
-        return obs.current && obs.current->wants_values(n);
-    } else {
-        (void)n;
-        return false;
-    }
-}
+template <class T> bool rounds_pictured(std::size_t n) { return round_picture<T, std::uint32_t>(n).shown; }
 
 }  SCANVEC_NAMESPACE_END  // detail
