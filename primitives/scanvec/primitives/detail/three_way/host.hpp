@@ -197,12 +197,9 @@ template <class T, class Pos> struct three_way_host {
 
     /// The stable split is one of the orders split_three_ways(segs, any_order) allows.
     static segments split_any_order(segments& segs) { return split(segs); }
-    /// No split of this form counts: count, then split (the descents say whether every segment was sorted).
+    /// No split of this form counts: count_split_three_ways counts, then splits
+    /// (the descents say whether every segment was sorted).
     static constexpr bool counts_in_split = false;
-    static std::pair<segments, device_value<index_t>> count_split_any_order(segments& segs) {
-        device_value<index_t> descents = count(segs, chosen_pivot<decltype(reader(segs.pivot))>{reader(segs.pivot)});
-        return {split_any_order(segs), std::move(descents)};
-    }
 
     static segments split(segments& segs) {
         const index_t n = index_t(segs.size());
