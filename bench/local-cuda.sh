@@ -8,7 +8,7 @@
 # be older than its object and so not rebuilt: edit first, then build.
 # PACK=FILE (an ignored path, say .gpu/carry.tar.xz): also one xz archive of
 # them, about a fifth of their size, for more than 8 binaries or 64 MiB (the
-# whole test suite is ~50 MB packed): carry FILE, and unpack it there from the
+# whole test suite is ~40 MB packed): carry FILE, and unpack it there from the
 # repository root (tar xJf FILE), or let bench/carried.sh unpack and run
 # them. HOST_TARGETS (say tests/test_fuzz, the fuzzer's host side): built too,
 # by the host preset in build/host-local, and packed beside them. The
