@@ -120,6 +120,9 @@ for rc_path in sorted(glob.glob(os.path.join(work, "*.rc"))):
     log = open(stem + ".log", errors="replace").read() if os.path.exists(stem + ".log") else ""
     summary = re.findall(r"(ERROR SUMMARY: \d+ errors?|RACECHECK SUMMARY: \d+ hazards? displayed \(\d+ errors?, \d+ warnings?\))", log)
     clean = rc == 0 and summary and all(re.search(r": 0 (errors|hazards)", s) for s in summary)
+    # a test case that makes no CUDA call (arithmetic of the checks, the docs' text): the tool
+    # stops with this line and exit 255 once the test has passed; nothing ran to check
+    clean = clean or ("terminated before first instrumented API call" in log and "Status: SUCCESS!" in log)
     key = (parts["name"], parts["setting"], "65539" if parts["small"] == "1" else "full", parts["tool"])
     r = rows.setdefault(key, [0, 0, 0])
     r[0] += 1; r[1] += bool(clean); r[2] = max(r[2], secs)

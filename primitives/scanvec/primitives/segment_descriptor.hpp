@@ -40,7 +40,6 @@
 #include <scanvec/primitives/segmented_scan.hpp>
 
 #include <thrust/binary_search.h>
-#include <thrust/equal.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
 
 #include <limits>
@@ -260,7 +259,8 @@ public:
     friend bool operator==(const basic_segments& a, const basic_segments& b) {
         if (a.count() != b.count() || a.total() != b.total()) return false;
         if (a.s_ == b.s_ || a.count() == 0) return true;
-        return thrust::equal(detail::policy(), a.offsets().begin(), a.offsets().end(), b.offsets().begin());
+        return detail::first_index_where(detail::offsets_differ{a.offsets().data(), b.offsets().data()},
+                                         a.count() + 1, current_stream()) < 0;
     }
     friend bool operator!=(const basic_segments& a, const basic_segments& b) { return !(a == b); }
 

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <scanvec/primitives/detail/common/atomics.hpp>
+#include <scanvec/primitives/detail/common/first_where.hpp>
 #include <scanvec/primitives/detail/permute/fingerprint.hpp>
 #include <scanvec/primitives/detail/scan/dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
-#include <thrust/find.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -96,6 +96,14 @@ struct word_unfilled {
     }
 };
 
+/// Whether idx[from + k] is value (the search for a repeated index's positions).
+template <class It> struct holds_at {
+    It idx;
+    index_t from;
+    index_t value;
+    SCANVEC_HD bool operator()(index_t k) const { return index_t(idx[from + k]) == value; }
+};
+
 template <class Idx> void check_indices(const char* op, const Idx& idx, std::size_t bound, bool unique) {
 #if SCANVEC_CHECKS
     const std::size_t m = idx.size();
@@ -115,9 +123,9 @@ template <class Idx> void check_indices(const char* op, const Idx& idx, std::siz
     if (bad[0] != ~0ull) throw_out_of_range(op, idx, bad[0], bound);
     if (bad[1] != ~0ull) {  // name the value and its first two positions (deterministic)
         const auto value = element_at(idx, bad[1]);
-        auto it = reader(idx);
         auto same = [&](std::size_t from) {
-            return std::size_t(thrust::find(policy(s), it + from, it + m, value) - it);
+            return from + std::size_t(first_index_where(holds_at<decltype(reader(idx))>{reader(idx), index_t(from), value},
+                                                        m - from, s));
         };
         const std::size_t first = same(0), second = same(first + 1);
         throw index_error(std::string(op) + ": index " + std::to_string(static_cast<long long>(value)) +

@@ -45,6 +45,7 @@ template <class T, bool S, class Idx, class V, class Op>
 void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
     if (idx.empty()) return;
     if constexpr (has_atomic_combine_v<T>) {
+        if constexpr (sizeof(T) < 4) define_word_past_end(dst.data(), dst.size(), current_stream());
         using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
         thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
                            Combine{reader(idx), reader(vals), dst.data(), op});

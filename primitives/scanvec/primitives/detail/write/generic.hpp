@@ -60,6 +60,17 @@ template <class T, class Op, class IdxIt, class In> struct combine_at {
     SCANVEC_HD void operator()(index_t k) const { atomic_combine(out + index_t(idx[k]), T(vals[k]), op); }
 };
 
+/// Zeroes the bytes between the end of n elements at p and the next 4-byte
+/// boundary: a 1- or 2-byte compare-and-swap on CUDA reads its whole aligned
+/// word, and the word holding the last element must hold no undefined bytes
+/// (compute-sanitizer's initcheck reports them; the swap keeps them as they
+/// were). They lie in p's own 256-byte block, past every element.
+template <class T> void define_word_past_end(T* p, std::size_t n, stream_t s) {
+    const auto end = reinterpret_cast<std::uintptr_t>(p + n);
+    if (n == 0 || end % 4 == 0) return;
+    backend::fill_zero(p + n, 4 - end % 4, s, "combining_write (the last element's word)");
+}
+
 /// out[key[u]] = dst[key[u]] op sums[u] for each distinct target u.
 template <class Op, class KeyIt, class SumIt, class In, class Out> struct combine_run {
     KeyIt keys;
