@@ -139,22 +139,7 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads,
     }
     word run;
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), run, word(0), three_way_segmented_plus<word>{});
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        run = three_way_segmented_plus<word>{}(run, r.w(k));
-        const std::int32_t i = r.first + k;
-        if (i > last || r.alone(k)) continue;
-        const bool ends = r.next_is_head(k);
-        if (!ends && i != last) continue;  // not the segment's last element in this tile
-        constexpr int shift = three_way_word_format<word>::less_shift;
-        const word c = run & ~run_t::head_bit;  // as the 64-bit word of the totals:
-        const std::uint64_t counts = std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
-        std::uint64_t before = 0;  // what tiles before this one took of the segment
-        if (ends && (run & run_t::head_bit)) totals[r.s[k]] = counts;  // the whole segment is in this tile
-        else before = atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
-        if (r.s[k] <= std::uint32_t(base)) taken[0] = before;
-        if (i == last) taken[1] = before;
-    }
+    r.add_counts(run, totals, base, last, taken);
     __syncthreads();
     const unsigned tile_down = block_sum(smem.sum).Sum(down);
     if (threadIdx.x == 0 && tile_down) {

@@ -32,7 +32,6 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     using word = std::uint32_t;  // counts within the tile
     using run_t = three_way_run<T, word>;
     constexpr int threads = run_t::threads, items = run_t::items;
-    constexpr int shift = three_way_word_format<word>::less_shift;
     using block_scan = cub::BlockScan<word, threads>;
     using store = three_way_split_store<T>;
     using fills_exchange = warp_exchange<std::uint32_t, items>;
@@ -67,24 +66,11 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
     std::uint32_t fills = 0;     // bit k: my position k lies in its segment's equal part
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const word before = run;
-        run = three_way_segmented_plus<word>{}(run, r.w(k));
-        const std::int32_t i = r.first + k;
-        place[k] = ~std::uint64_t(0);
-        if (i >= n) continue;
+    r.place_each(run, place, [&](int k, std::int32_t i, word before) {
         const std::uint32_t s = r.s[k];
-        if (r.classed_alone(k)) {  // finished: stays
-            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
-            continue;
-        }
         const std::uint32_t len_all = __ldg(length + s);
-        const word here = r.classed_head(k) ? 0 : before & ~run_t::head_bit;  // before me in this tile
-        const std::uint64_t in = (std::uint64_t(here >> shift) << 32 | (here & ((word(1) << shift) - 1))) +
-                                 (s <= std::uint32_t(base)                 ? __ldg(taken)      // crosses in from the left
-                                  : s + len_all > std::uint32_t(last) + 1 ? __ldg(taken + 1)  // out to the right
-                                                                           : 0);
+        const std::uint64_t in = (r.classed_head(k) ? 0 : run_t::as_totals(before)) +  // before me in this tile
+                                 run_t::taken_before(s, len_all, base, last, [&](int e) { return __ldg(taken + e); });
         const std::uint64_t all = __ldg(totals + s);
         const std::uint32_t less_all = std::uint32_t(all >> 32), greater_from = s + len_all - std::uint32_t(all);
         if (moves && std::uint32_t(i) >= s + less_all && std::uint32_t(i) < greater_from) fills |= 1u << k;
@@ -98,13 +84,13 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
             dest = moves ? greater_from + std::uint32_t(in) : std::uint32_t(i);
             if (dest == to_start) len = std::uint32_t(all);
         } else if (moves) {
-            continue;  // equal: its place is written with the pivot
+            return ~std::uint64_t(0);  // equal: its place is written with the pivot
         } else {
             dest = to_start = std::uint32_t(i);  // equal, sorted: stays, a segment of one
         }
-        place[k] = std::uint64_t(dest) << 32 | to_start;
         store::new_segment(round, dest, len);
-    }
+        return std::uint64_t(dest) << 32 | to_start;
+    });
     // the equal parts: each position the pivot of its segment, striped across
     // the warp as the other stores (few warps have any on random keys)
     if (__any_sync(~0u, fills != 0)) {
@@ -169,7 +155,6 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     using word = std::uint32_t;  // counts within the tile
     using run_t = three_way_run<T, word>;
     constexpr int threads = run_t::threads, items = run_t::items;
-    constexpr int shift = three_way_word_format<word>::less_shift;
     using block_scan = cub::BlockScan<word, threads>;
     using store = three_way_split_store<T>;
     __shared__ struct {
@@ -202,54 +187,20 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
     r.classify([&](int k) { return __ldg(round.pivot + r.s[k]); });
     word first_run;  // the counts before my first element in this tile
     block_scan(smem.scan).ExclusiveScan(r.aggregate(), first_run, word(0), three_way_segmented_plus<word>{});
-    const auto counts_of = [](word c) {  // as the 64-bit word of the totals: less, greater
-        c &= ~run_t::head_bit;
-        return std::uint64_t(c >> shift) << 32 | (c & ((word(1) << shift) - 1));
-    };
-    // each segment's part in the tile: its counts added to the segment's
-    // word by its last element here (a plain store when the segment lies in
-    // the tile), what the adds before found kept for the two ends' segments
-    word run = first_run;
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        run = three_way_segmented_plus<word>{}(run, r.w(k));
-        const std::int32_t i = r.first + k;
-        if (i > last || r.alone(k)) continue;
-        const bool ends = r.next_is_head(k);
-        if (!ends && i != last) continue;  // not the segment's last element in this tile
-        const std::uint64_t counts = counts_of(run);
-        if (ends && (run & run_t::head_bit)) {
-            totals[r.s[k]] = counts;  // the whole segment is in this tile
-            continue;
-        }
-        const std::uint64_t before = atomicAdd(reinterpret_cast<unsigned long long*>(totals + r.s[k]), (unsigned long long)counts);
-        if (r.s[k] <= std::uint32_t(base)) smem.took[0] = before;
-        if (i == last) smem.took[1] = before;
-    }
+    // each segment's part in the tile added to the segment's word, what the
+    // adds before found kept for the two ends' segments
+    r.add_counts(first_run, totals, base, last, smem.took);
     __syncthreads();
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
-    run = first_run;
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const word before = run;
-        run = three_way_segmented_plus<word>{}(run, r.w(k));
-        const std::int32_t i = r.first + k;
-        place[k] = ~std::uint64_t(0);
-        if (i >= n) continue;
+    r.place_each(first_run, place, [&](int k, std::int32_t, word before) {
+        if (r.is_equal(k)) return ~std::uint64_t(0);  // its place gets the pivot from the fill pass
         const std::uint32_t s = r.s[k];
-        if (r.classed_alone(k)) {  // finished: stays
-            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
-            continue;
-        }
-        if (r.is_equal(k)) continue;  // its place gets the pivot from the fill pass
         const std::uint32_t len_all = __ldg(length + s);
-        const std::uint64_t in = (r.classed_head(k) ? 0 : counts_of(before)) +
-                                 (s <= std::uint32_t(base)                 ? smem.took[0]  // crosses in from the left
-                                  : s + len_all > std::uint32_t(last) + 1 ? smem.took[1]  // out to the right
-                                                                           : 0);
-        place[k] = r.is_less(k) ? std::uint64_t(s + std::uint32_t(in >> 32)) << 32 | s
-                                : std::uint64_t(s + len_all - 1 - std::uint32_t(in)) << 32 | three_way_start_later;
-    }
+        const std::uint64_t in = (r.classed_head(k) ? 0 : run_t::as_totals(before)) +
+                                 run_t::taken_before(s, len_all, base, last, [&](int e) { return smem.took[e]; });
+        return r.is_less(k) ? std::uint64_t(s + std::uint32_t(in >> 32)) << 32 | s
+                            : std::uint64_t(s + len_all - 1 - std::uint32_t(in)) << 32 | three_way_start_later;
+    });
     r.load_blocked(keys + base, r.v, base);  // again, from the cache: registers for more blocks
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }

@@ -131,19 +131,9 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
 
     // each element's place and its new segment's start (none past the end)
     std::uint64_t place[items];  // dest << 32 | start: exchanged as one word
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-        const std::uint64_t before = run;
-        run = three_way_segmented_plus<>{}(run, r.w(k));
-        const std::int32_t i = r.first + k;
-        place[k] = ~std::uint64_t(0);
-        if (i >= n) continue;
+    r.place_each(run, place, [&](int k, std::int32_t i, std::uint64_t before) {
         const std::uint32_t s = r.s[k];
-        if (r.classed_alone(k)) {  // finished: stays
-            place[k] = std::uint64_t(i) << 32 | std::uint32_t(i);
-            continue;
-        }
-        const std::uint64_t in = r.classed_head(k) ? 0 : before & ~three_way_head;  // my segment's counts before me
+        const std::uint64_t in = r.classed_head(k) ? 0 : run_t::as_totals(before);  // my segment's counts before me
         const std::uint32_t less = std::uint32_t(in >> 32), greater = std::uint32_t(in);
         const std::uint64_t all = __ldg(totals + s);
         const std::uint32_t less_all = std::uint32_t(all >> 32), greater_all = std::uint32_t(all);
@@ -159,9 +149,9 @@ __global__ void __launch_bounds__(three_way_tile_shape<T>::threads, three_way_ti
             dest = to_start + greater;
             if (greater == 0) len = greater_all;
         }
-        place[k] = std::uint64_t(dest) << 32 | to_start;
         store::new_segment(round, dest, len);
-    }
+        return std::uint64_t(dest) << 32 | to_start;
+    });
     r.load_blocked(keys + base, r.v, base);
     store::striped(round, r.v, place, smem.warps[threadIdx.x / 32]);
 }

@@ -167,6 +167,61 @@ template <class T, class Word = std::uint64_t> struct three_way_run {
         for (int k = 0; k < items; ++k) a = three_way_segmented_plus<Word>{}(a, w(k));
         return a;
     }
+
+    // ---- placement: where a tile's part of a segment goes -------------------------
+
+    /// Each element's place, dest << 32 | its new segment's start, into place[]
+    /// (exchanged as one word): past the end none (all ones), a finished element
+    /// where it is, any other where place_of(k, i, before) says, before being
+    /// the counts before it in the tile (run: those before this thread's first).
+    template <class PlaceOf>
+    __device__ void place_each(Word run, std::uint64_t (&place)[items], const PlaceOf& place_of) const {
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            const Word before = run;
+            run = three_way_segmented_plus<Word>{}(run, w(k));
+            const std::int32_t i = first + k;
+            place[k] = ~std::uint64_t(0);
+            if (i >= n) continue;
+            place[k] = classed_alone(k) ? std::uint64_t(i) << 32 | std::uint32_t(i) : place_of(k, i, before);
+        }
+    }
+    /// A word's counts as a segment's totals word (less above greater), its head flag dropped.
+    static __device__ std::uint64_t as_totals(Word c) {
+        constexpr int shift = three_way_word_format<Word>::less_shift;
+        c &= ~head_bit;
+        return std::uint64_t(c >> shift) << 32 | std::uint64_t(c & ((Word(1) << shift) - 1));
+    }
+    /// What the tiles before this one took of segment s (len positions): took(0)
+    /// for the segment that crosses in from the left, took(1) for the one that
+    /// runs out to the right, nothing for a segment inside the tile. (A functor:
+    /// a caller whose took lies in global memory loads only the one it needs.)
+    template <class Took>
+    static __device__ std::uint64_t taken_before(std::uint32_t s, std::uint32_t len, std::int32_t base,
+                                                 std::int32_t last, const Took& took) {
+        return s <= std::uint32_t(base) ? took(0) : s + len > std::uint32_t(last) + 1 ? took(1) : 0;
+    }
+    /// Adds each segment's counts in the tile to its totals word (a plain store
+    /// for a segment that lies in the tile, else an atomic add), from run, the
+    /// counts before this thread's first element; what the adds before found
+    /// for the segments at the tile's two ends goes to took[0] and took[1].
+    __device__ void add_counts(Word run, std::uint64_t* totals, std::int32_t base, std::int32_t last,
+                               std::uint64_t* took) const {
+#pragma unroll
+        for (int k = 0; k < items; ++k) {
+            run = three_way_segmented_plus<Word>{}(run, w(k));
+            const std::int32_t i = first + k;
+            if (i > last || alone(k)) continue;
+            const bool ends = next_is_head(k);
+            if (!ends && i != last) continue;  // not the segment's last element in this tile
+            const std::uint64_t counts = as_totals(run);
+            std::uint64_t before = 0;
+            if (ends && (run & head_bit)) totals[s[k]] = counts;  // the whole segment is in this tile
+            else before = atomicAdd(reinterpret_cast<unsigned long long*>(totals + s[k]), (unsigned long long)counts);
+            if (s[k] <= std::uint32_t(base)) took[0] = before;
+            if (i == last) took[1] = before;
+        }
+    }
 };
 
 }  SCANVEC_NAMESPACE_END  // detail
