@@ -72,7 +72,7 @@ template <class T, class Pos = std::uint32_t> struct pivoted_segments {
 
   private:
     friend struct detail::three_way_access;
-    detail::three_way_bookkeeping<T, Pos> book_;
+    detail::three_way_bookkeeping<T, Pos, typename detail::three_way_impl<T, Pos>::state> book_;
 };
 
 

@@ -198,63 +198,24 @@ template <class Pivots> struct chosen_pivot {
 template <class C> constexpr bool is_chosen_pivot = false;
 template <class P> constexpr bool is_chosen_pivot<chosen_pivot<P>> = true;
 
-/// What a pivoted_segments state keeps besides its keys and segments. The
-/// generic form uses counts only; the CUDA tile form (three_way/cuda/tiles.hpp) all.
-template <class T, class Pos> struct three_way_bookkeeping {
-    /// The generic form's inclusive scan over all positions of the less and
-    /// equal counts, or (CUDA tiles) each segment's less and greater totals at its head.
+/// A form with nothing of its own to keep between calls (the generic and host forms).
+struct three_way_no_state {};
+
+/// What a pivoted_segments state keeps besides its keys and segments: the
+/// counts every form keeps (what they hold is the form's: the generic form's
+/// inclusive scan over all positions of the less and equal counts, the host
+/// form's per block, the CUDA tile form's each segment's less and greater
+/// totals at its head), how many splits made the state, and the form's own
+/// state (Form::state: the CUDA tile form's in three_way/cuda/state.hpp).
+template <class T, class Pos, class State> struct three_way_bookkeeping {
     vector<typename three_way_counts<Pos>::word> counts;
-    /// CUDA tiles: per tile of short_sort_shape<T>::tile_keys positions, the
-    /// last split (by number) that left a short segment's head there, and the
-    /// last that left a longer one's: [2t] and [2t + 1]. sort_short_segments
-    /// and choose_pivots read them to skip the tiles they have nothing to do in.
-    vector<std::uint32_t> tile_heads;
-    /// CUDA tiles: the heads of the segments longer than short_tile() that the
-    /// last split made, in three queues (three_way/cuda/block_sort_segments.hpp): up to
-    /// short_limit() keys, one queue per block size, which sort_short_segments
-    /// sorts a block each (keys a block sorts by radix: block_sort_by_radix);
-    /// and the longer ones, whose pivots choose_pivots after the base case
-    /// takes from there.
-    vector<std::uint32_t> block_sort_queue;
-    /// CUDA tiles: per tile of the count and split passes, the state (by its
-    /// number of splits) in which every key of it was first seen finished,
-    /// three_way_never_finished before. From the next state on both passes skip
-    /// it: the keys and starts two splits ago, where the split writes, hold it
-    /// too, since finished keys never move.
-    vector<std::uint32_t> finished;
-    /// CUDA tiles: per tile of the count and split passes, what the tiles
-    /// before it in the count pass's order took of the segments at its two
-    /// ends (three_way_round::tile_offsets), for the split in any order.
-    vector<std::uint64_t> tile_offsets;
-    /// CUDA tiles: three_way_round::descents_seen (one word).
-    vector<std::uint32_t> descents_seen;
-    /// CUDA tiles: the state (by its number of splits) sort_short_segments
-    /// last ran on; choose_pivots after it reads only where segments are left.
-    std::uint32_t short_sorted = ~std::uint32_t(0);
-    /// CUDA tiles: the buffers of the state before the previous one, which the
-    /// next split writes (so that rounds after the second allocate nothing).
-    vector<T> keys_two_splits_ago;
-    vector<Pos> start_two_splits_ago;
-    vector<Pos> length_two_splits_ago;
-    vector<typename three_way_counts<Pos>::word> counts_two_splits_ago;
-    /// CUDA tiles: the look-back status words of the next split's tiles, which
-    /// choose_pivots before it initialises (a launch fewer a round); kept from
-    /// round to round, initialised for this state's split when split_status_chosen.
-    runtime::scratch split_status;
-    bool split_status_chosen = false;
     std::uint32_t splits = 0;  ///< how many splits made this state
-    /// CUDA tiles: the number of splits on the device (three_way_round::splits):
-    /// a state of s splits reads [s % 2], its split writes [(s + 1) % 2].
-    vector<std::uint32_t> split_words;
-    /// CUDA tiles: where a first state made over a program's keys
-    /// (first_segments) reads them until its split; null otherwise. The
-    /// state's own keys are then unwritten: the split after next writes them.
-    const T* first_keys = nullptr;
+    State form;
 };
 
 /// The implementations' way in to a state's bookkeeping (private in pivoted_segments).
 struct three_way_access {
-    template <class T, class Pos> static three_way_bookkeeping<T, Pos>& book(pivoted_segments<T, Pos>& segs) {
+    template <class T, class Pos> static auto& book(pivoted_segments<T, Pos>& segs) {
         return segs.book_;
     }
 };
@@ -271,6 +232,7 @@ Segments number_into(std::pair<Segments, device_value<index_t>> split, device_va
 /// The generic form: each step a few primitive calls over the whole vector.
 template <class T, class Pos> struct three_way_generic {
     using segments = pivoted_segments<T, Pos>;
+    using state = three_way_no_state;
     using counts = three_way_counts<Pos>;
 
     static std::size_t short_limit(std::size_t) { return short_sort_limit; }

@@ -40,6 +40,7 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 
 template <class T, class Pos> struct three_way_host {
     using segments = pivoted_segments<T, Pos>;
+    using state = three_way_no_state;
     using C = three_way_counts<Pos>;
     using word = typename C::word;
     static constexpr index_t block = three_way_host_block;

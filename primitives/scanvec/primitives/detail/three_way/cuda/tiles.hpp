@@ -47,6 +47,7 @@
 #include <scanvec/primitives/detail/three_way/cuda/pivots.hpp>
 #include <scanvec/primitives/detail/three_way/cuda/split_any_order.hpp>
 #include <scanvec/primitives/detail/three_way/cuda/split_stable.hpp>
+#include <scanvec/primitives/detail/three_way/cuda/state.hpp>
 #include <scanvec/primitives/detail/three_way/cuda/word.hpp>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
@@ -145,6 +146,7 @@ template <class T, bool AnyOrder> void three_way_split_by_tiles(const three_way_
 template <class T> struct three_way_tiles {
     using Pos = std::uint32_t;
     using segments = pivoted_segments<T, Pos>;
+    using state = three_way_tile_form_state<T>;
     using generic = three_way_generic<T, Pos>;
 
     /// The passes index positions with 32-bit signed integers.
@@ -159,22 +161,22 @@ template <class T> struct three_way_tiles {
 
     /// The tile passes' view of a state (the split adds its output, round.to).
     static three_way_round<T> round_of(vector<T>& keys, vector<Pos>& start, vector<Pos>& length, vector<T>& pivot,
-                                       three_way_bookkeeping<T, Pos>& book) {
+                                       three_way_bookkeeping<T, Pos, state>& book) {
         three_way_round<T> r{};
         // a first state over a program's keys reads them there (the passes before
         // its split write no key: first_segments makes it only where none would)
-        T* const from_keys = book.first_keys ? const_cast<T*>(book.first_keys) : keys.data();
+        T* const from_keys = book.form.first_keys ? const_cast<T*>(book.form.first_keys) : keys.data();
         r.from = {from_keys, start.data(), length.data(), book.counts.data()};
         r.pivot = pivot.data();
-        r.tile_heads = book.tile_heads.data();
-        r.block_sort_queue = book.block_sort_queue.data();
-        const std::size_t queue_words = book.block_sort_queue.size();
+        r.tile_heads = book.form.tile_heads.data();
+        r.block_sort_queue = book.form.block_sort_queue.data();
+        const std::size_t queue_words = book.form.block_sort_queue.size();
         r.queue_slots = queue_words ? std::uint32_t(block_sort_queue_slots(queue_words)) : 0;
-        r.finished = book.finished.data();
-        r.tile_offsets = book.tile_offsets.data();
-        r.descents_seen = book.descents_seen.data();
-        r.splits = book.split_words.data() + book.splits % 2;
-        r.next_splits = book.split_words.data() + (book.splits + 1) % 2;
+        r.finished = book.form.finished.data();
+        r.tile_offsets = book.form.tile_offsets.data();
+        r.descents_seen = book.form.descents_seen.data();
+        r.splits = book.form.split_words.data() + book.splits % 2;
+        r.next_splits = book.form.split_words.data() + (book.splits + 1) % 2;
         r.n = std::int32_t(keys.size());
         r.stream = current_stream();
         return r;
@@ -198,28 +200,28 @@ template <class T> struct three_way_tiles {
         auto& book = three_way_access::book(segs);
         const std::size_t tile_keys = short_sort_shape<T>::tile_keys, tiles = (n + tile_keys - 1) / tile_keys;
         const std::size_t passes = three_way_tile_shape<T>::size, words = (n + passes - 1) / passes;
-        book.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
+        book.form.tile_heads = vector<std::uint32_t>(2 * tiles, no_init);
         // slots in each queue for the most segments longer than a tile a split can make
-        book.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles), no_init);
-        book.finished = vector<std::uint32_t>(words, no_init);
-        book.tile_offsets = vector<std::uint64_t>(2 * words, no_init);  // a finished tile's are read, not used
-        book.descents_seen = vector<std::uint32_t>(1, no_init);
-        book.split_words = vector<std::uint32_t>(2, no_init);
+        book.form.block_sort_queue = vector<std::uint32_t>(block_sort_queue_words(tiles), no_init);
+        book.form.finished = vector<std::uint32_t>(words, no_init);
+        book.form.tile_offsets = vector<std::uint64_t>(2 * words, no_init);  // a finished tile's are read, not used
+        book.form.descents_seen = vector<std::uint32_t>(1, no_init);
+        book.form.split_words = vector<std::uint32_t>(2, no_init);
         three_way_first_words w{};
         static_assert(sizeof(*book.counts.data()) == sizeof(std::uint64_t), "the head's totals are one 64-bit word");
         w.counts = reinterpret_cast<std::uint64_t*>(book.counts.data());
         w.length = segs.length.data();
-        w.tile_heads = book.tile_heads.data();
-        w.queue = book.block_sort_queue.data();
-        w.finished = book.finished.data();
-        w.tile_offsets = book.tile_offsets.data();
-        w.descents_seen = book.descents_seen.data();
-        w.split_words = book.split_words.data();
+        w.tile_heads = book.form.tile_heads.data();
+        w.queue = book.form.block_sort_queue.data();
+        w.finished = book.form.finished.data();
+        w.tile_offsets = book.form.tile_offsets.data();
+        w.descents_seen = book.form.descents_seen.data();
+        w.split_words = book.form.split_words.data();
         w.splits = book.splits;
         w.n = std::int32_t(n);
         w.heads = std::int32_t(2 * tiles);
         w.head_word = n > tile_keys ? 1 : 0;  // "split 0" left one head, at 0
-        w.queue_words = std::int32_t(book.block_sort_queue.size());
+        w.queue_words = std::int32_t(book.form.block_sort_queue.size());
         w.queue_one = n > tile_keys ? std::int32_t(block_sort_queue_of<T>(std::uint32_t(n))) : -1;
         w.finished_words = std::int32_t(words);
         w.offset_words = std::int32_t(2 * words);
@@ -246,7 +248,7 @@ template <class T> struct three_way_tiles {
     /// split read are written (three_way_first_words::start).
     static void begin_over(segments& segs, const T* keys) {
         begin_with(segs, true);
-        three_way_access::book(segs).first_keys = keys;
+        three_way_access::book(segs).form.first_keys = keys;
     }
 
     template <class Chooser> static void choose_pivots(segments& segs, const Chooser& chooser) {
@@ -254,8 +256,8 @@ template <class T> struct three_way_tiles {
         if (n < 2) return;  // no segment of two
         if (!fits(n)) return generic::choose_pivots(segs, chooser);
         auto& book = three_way_access::book(segs);  // the split marked the tiles with heads
-        pivots_by_tiles(round_of(segs), chooser, book.short_sorted == book.splits, book.split_status);
-        book.split_status_chosen = true;
+        pivots_by_tiles(round_of(segs), chooser, book.form.short_sorted == book.splits, book.form.split_status);
+        book.form.split_status_chosen = true;
     }
 
     template <class Chooser> static device_value<index_t> count(segments& segs, const Chooser& chooser) {
@@ -284,7 +286,7 @@ template <class T> struct three_way_tiles {
             block_sort_queued(round);
             short_sort_by_tiles(round);
         }
-        book.short_sorted = book.splits;  // choose_pivots then takes the long segments from their queue
+        book.form.short_sorted = book.splits;  // choose_pivots then takes the long segments from their queue
     }
 
     /// Writes into the buffers of two states ago: the tiles it skips (finished) hold their keys already.
@@ -331,25 +333,25 @@ template <class T> struct three_way_tiles {
         out.pivot = std::move(segs.pivot);
         auto& book = three_way_access::book(out);
         book = std::move(three_way_access::book(segs));
-        const bool reuse = book.keys_two_splits_ago.size() == n;
+        const bool reuse = book.form.keys_two_splits_ago.size() == n;
         vector<std::uint64_t> totals = std::move(book.counts);  // read here; the new state's are zeroed at its heads
         // the buffers of two states ago, where there are such (no split reads what they hold)
-        book.counts = reuse ? std::move(book.counts_two_splits_ago) : vector<std::uint64_t>(n, no_init);
-        out.length = reuse ? std::move(book.length_two_splits_ago) : vector<Pos>(n, no_init);
-        out.keys = reuse ? std::move(book.keys_two_splits_ago) : vector<T>(n, no_init);
-        out.start = reuse ? std::move(book.start_two_splits_ago) : vector<Pos>(n, no_init);
+        book.counts = reuse ? std::move(book.form.counts_two_splits_ago) : vector<std::uint64_t>(n, no_init);
+        out.length = reuse ? std::move(book.form.length_two_splits_ago) : vector<Pos>(n, no_init);
+        out.keys = reuse ? std::move(book.form.keys_two_splits_ago) : vector<T>(n, no_init);
+        out.start = reuse ? std::move(book.form.start_two_splits_ago) : vector<Pos>(n, no_init);
         three_way_round<T> round = round_of(segs.keys, segs.start, segs.length, out.pivot, book);
         round.from.totals = totals.data();
         round.to = {out.keys.data(), out.start.data(), out.length.data(), book.counts.data()};
         round.unsorted = unsorted;
-        three_way_split_by_tiles<T, AnyOrder>(round, book.split_status_chosen ? &book.split_status : nullptr);
-        book.split_status_chosen = false;  // the next split's is initialised by the next choose_pivots
-        book.first_keys = nullptr;  // the split wrote every key into out.keys
+        three_way_split_by_tiles<T, AnyOrder>(round, book.form.split_status_chosen ? &book.form.split_status : nullptr);
+        book.form.split_status_chosen = false;  // the next split's is initialised by the next choose_pivots
+        book.form.first_keys = nullptr;  // the split wrote every key into out.keys
         ++book.splits;
-        book.keys_two_splits_ago = std::move(segs.keys);
-        book.start_two_splits_ago = std::move(segs.start);
-        book.length_two_splits_ago = std::move(segs.length);
-        book.counts_two_splits_ago = std::move(totals);
+        book.form.keys_two_splits_ago = std::move(segs.keys);
+        book.form.start_two_splits_ago = std::move(segs.start);
+        book.form.length_two_splits_ago = std::move(segs.length);
+        book.form.counts_two_splits_ago = std::move(totals);
         return out;
     }
 };
