@@ -144,13 +144,10 @@ inline void wait_host(event_t e, const char* op) { check(cudaEventSynchronize(e)
 /// Work queued on `later` from now on waits for the work queued on `earlier` so far.
 inline void order_after(stream_t later, stream_t earlier, const char* op) {
     if (later == earlier) return;
-    thread_local struct held {
-        event_t e = nullptr;
-        ~held() { if (e) destroy_event(e); }
-    } ev;
-    if (!ev.e) ev.e = make_event(op);
-    record(ev.e, earlier, op);
-    wait_for(later, ev.e, op);
+    event_t& e = ::scanvec::detail::this_thread().order_event;
+    if (!e) e = make_event(op);
+    record(e, earlier, op);
+    wait_for(later, e, op);
 }
 
 /// This thread's second stream on the current device, for work that runs
@@ -158,18 +155,12 @@ inline void order_after(stream_t later, stream_t earlier, const char* op) {
 /// exchanges): made once per device and thread, non-blocking (it waits for
 /// the default stream only where order_after says so).
 inline stream_t side_stream(const char* op) {
-    thread_local struct held {
-        std::vector<cudaStream_t> streams;  // by device ordinal
-        ~held() {
-            for (cudaStream_t s : streams)
-                if (s) (void)cudaStreamDestroy(s);
-        }
-    } side;
+    auto& streams = ::scanvec::detail::this_thread().side_streams;
     int dev = 0;
     check(cudaGetDevice(&dev), op);
-    if (std::size_t(dev) >= side.streams.size()) side.streams.resize(std::size_t(dev) + 1, nullptr);
-    if (!side.streams[std::size_t(dev)]) check(cudaStreamCreateWithFlags(&side.streams[std::size_t(dev)], cudaStreamNonBlocking), op);
-    return side.streams[std::size_t(dev)];
+    if (std::size_t(dev) >= streams.size()) streams.resize(std::size_t(dev) + 1, nullptr);
+    if (!streams[std::size_t(dev)]) check(cudaStreamCreateWithFlags(&streams[std::size_t(dev)], cudaStreamNonBlocking), op);
+    return streams[std::size_t(dev)];
 }
 
 /// Checks that p is memory this backend's kernels may read and write: device
@@ -221,15 +212,11 @@ inline void set_device(int d, const char* op) { check(cudaSetDevice(d), op); }
 /// cudaMemcpyAsync lands in it, and kernels may store into it directly
 /// (unified addressing maps it), which saves the copy. Read it after a wait
 /// on the stream; the thread queues nothing else that writes it meanwhile.
-inline constexpr std::size_t result_buffer_bytes = 256;
+using ::scanvec::detail::result_buffer_bytes;
 inline void* result_buffer() {
-    struct pinned {
-        void* p = nullptr;
-        ~pinned() { if (p) (void)cudaFreeHost(p); }
-    };
-    thread_local pinned buf;
-    if (!buf.p) check(cudaMallocHost(&buf.p, result_buffer_bytes), "cudaMallocHost (result buffer)");
-    return buf.p;
+    void*& p = ::scanvec::detail::this_thread().result_buffer;
+    if (!p) check(cudaMallocHost(&p, result_buffer_bytes), "cudaMallocHost (result buffer)");
+    return p;
 }
 
 /// Copies a small device value to the host through this thread's pinned
@@ -256,7 +243,7 @@ class async_read {
 public:
     static constexpr std::size_t capacity = async_read_capacity;
     async_read(const void* src, std::size_t bytes, stream_t s, const char* op)
-        : bytes_(async_read_size(bytes, op)), slot_(pool().take()), op_(op) {
+        : bytes_(async_read_size(bytes, op)), slot_(take()), op_(op) {
         check(cudaMemcpyAsync(slot_.host, src, bytes, cudaMemcpyDeviceToHost, s), op);
         check(cudaEventRecord(slot_.done, s), op);
     }
@@ -272,7 +259,7 @@ public:
     ~async_read() {
         if (!slot_.host) return;
         (void)cudaEventSynchronize(slot_.done);  // the slot is reused only once its copy has landed
-        pool().give_back(slot_);
+        give_back(slot_);
     }
     /// Waits for the copy (not for the work queued after it) and stores the bytes at dst.
     void wait_into(void* dst) const {
@@ -281,35 +268,23 @@ public:
     }
 
 private:
-    struct slot {
-        void* host = nullptr;
-        cudaEvent_t done = nullptr;
-    };
-    struct slots {
-        std::vector<slot> free;
-        slot take() {
-            if (free.empty()) {
-                slot s;
-                check(cudaMallocHost(&s.host, capacity), "cudaMallocHost (asynchronous read)");
-                check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate (asynchronous read)");
-                return s;
-            }
-            slot s = free.back();
-            free.pop_back();
+    using slot = ::scanvec::detail::pinned_slot;
+    /// A slot of this thread's (its context's free_reads), or a new one.
+    static slot take() {
+        auto& free = ::scanvec::detail::this_thread().free_reads;
+        if (free.empty()) {
+            slot s;
+            check(cudaMallocHost(&s.host, capacity), "cudaMallocHost (asynchronous read)");
+            const cudaError_t e = cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming);
+            if (e != cudaSuccess) (void)cudaFreeHost(s.host);
+            check(e, "cudaEventCreate (asynchronous read)");
             return s;
         }
-        void give_back(slot s) { free.push_back(s); }
-        ~slots() {
-            for (slot& s : free) {
-                (void)cudaFreeHost(s.host);
-                (void)cudaEventDestroy(s.done);
-            }
-        }
-    };
-    static slots& pool() {
-        thread_local slots p;
-        return p;
+        slot s = free.back();
+        free.pop_back();
+        return s;
     }
+    static void give_back(slot s) { ::scanvec::detail::this_thread().free_reads.push_back(s); }
     std::size_t bytes_;
     slot slot_;
     const char* op_;
@@ -365,12 +340,9 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, 
     if (bytes) std::memcpy(dst, src, bytes);
 }
 
-inline constexpr std::size_t result_buffer_bytes = 256;
+using ::scanvec::detail::result_buffer_bytes;
 /// This thread's buffer for small results that work stores directly (see the CUDA backend's).
-inline void* result_buffer() {
-    alignas(16) thread_local unsigned char buf[result_buffer_bytes];
-    return buf;
-}
+inline void* result_buffer() { return ::scanvec::detail::this_thread().result_buffer; }
 
 /// On the host backend the value is there already: copied when the read is made.
 class async_read {

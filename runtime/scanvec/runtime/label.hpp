@@ -54,24 +54,8 @@ struct observer {
     virtual void model_view(const table& /*rows*/, int /*permute_into*/) {}
 };
 
-/// The names of the vectors of one call, in the model's terms: its inputs in
-/// order, then its result (null: not named).
-struct roles {
-    const char* in[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
-    const char* out = nullptr;
-};
-
-struct observer_state {
-    observer* current = nullptr;
-    int level = 0;
-    bool made_call = false;  // the running call has called a primitive itself
-    bool has_roles = false;  // next_roles names the next call's vectors
-    roles next_roles;
-};
-inline observer_state& observation() {
-    thread_local observer_state s;
-    return s;
-}
+// roles and observer_state: detail/thread_context.hpp (a thread's trace state lives in its context).
+inline observer_state& observation() { return ::scanvec::detail::this_thread().observation; }
 
 }  SCANVEC_NAMESPACE_END  // runtime
 

@@ -107,15 +107,9 @@ __global__ void repeat_tally_call(const Index* test, repeat_counts* counts, cuda
 /// This thread's stream for captures: capture needs a stream other than the
 /// legacy default one; made once, kept to the thread's end.
 inline stream_t capture_stream(const char* op) {
-    struct owned {
-        cudaStream_t s = nullptr;
-        ~owned() {
-            if (s) (void)cudaStreamDestroy(s);
-        }
-    };
-    thread_local owned stream;
-    if (!stream.s) backend::check(cudaStreamCreateWithFlags(&stream.s, cudaStreamNonBlocking), op);
-    return stream.s;
+    cudaStream_t& s = ::scanvec::detail::this_thread().capture_stream;
+    if (!s) backend::check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), op);
+    return s;
 }
 
 /// A loop's graph: a conditional while node whose body graph is captured

@@ -28,11 +28,14 @@ using stream_t = cudaStream_t;
 using stream_t = void*;
 #endif
 
+SCANVEC_NAMESPACE_END
+
+#include <scanvec/runtime/detail/thread_context.hpp>
+
+SCANVEC_NAMESPACE_BEGIN
+
 namespace detail {
-inline stream_t& thread_stream() noexcept {
-    thread_local stream_t s = nullptr;
-    return s;
-}
+inline stream_t& thread_stream() noexcept { return this_thread().stream; }
 }  // namespace detail
 
 /// The stream scanvec work from this thread is queued on: the innermost

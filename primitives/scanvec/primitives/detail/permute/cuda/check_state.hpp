@@ -15,19 +15,20 @@
 // exception before that leaves the block marked dirty, and the next call
 // clears it first.
 //
-// The block comes from cudaMalloc, not from the runtime's cache: it stays for
-// the thread's life (check_state_policy::bytes per thread and device).
+// The blocks come from the memory cache and stay with the thread (its
+// context's kept blocks, runtime/detail/thread_context.hpp) until it ends:
+// check_state_policy::bytes per thread and device, the stamps, the tables.
 #pragma once
 
 #include <scanvec/primitives/detail/permute/power_sums.hpp>
 #include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/memory.hpp>
 #include <scanvec/runtime/stream.hpp>
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstring>
-#include <deque>
 
 SCANVEC_NAMESPACE_BEGIN namespace detail {
 
@@ -41,33 +42,45 @@ struct check_state_policy {
     static constexpr std::size_t bytes = header_bytes + max_blocks * slot_bytes;
 };
 
-/// This thread's entries of device memory (each names its `device` and its
-/// cudaMalloc'd `p`), freed when the thread ends. A deque: references stay
-/// valid as entries are added.
-template <class Entry> std::deque<Entry>& thread_device_memory() {
-    struct pool {
-        std::deque<Entry> v;
-        ~pool() {
-            for (auto& e : v) (void)cudaFree(e.p);
-        }
-    };
-    thread_local pool p;
-    return p.v;
+/// The kept blocks of this thread tagged `kind` (any object's address).
+template <class F> kept_block* find_kept(const void* kind, int device, F&& usable) {
+    for (auto& b : this_thread().kept)
+        if (b.kind == kind && b.device == device && usable(b)) return &b;
+    return nullptr;
 }
+/// A new kept block of `bytes` from the memory cache, tagged `kind`, for the current device.
+inline kept_block& keep_block(const void* kind, int device, std::size_t bytes) {
+    void* p = runtime::memory().allocate(bytes);
+    auto& kept = this_thread().kept;
+    try {
+        kept.push_back({});
+    } catch (...) {
+        runtime::memory().deallocate(p, bytes);
+        throw;
+    }
+    auto& b = kept.back();
+    b.kind = kind;
+    b.device = device;
+    b.p = p;
+    b.bytes = bytes;
+    b.release = [](void* q, std::size_t n) { runtime::memory().deallocate(q, n, stream_t{}); };
+    return b;
+}
+/// The current device's ordinal.
+inline int current_device(const char* op) {
+    int device = 0;
+    backend::check(cudaGetDevice(&device), op);
+    return device;
+}
+inline constexpr char check_state_kind = 0, stamps_kind = 0, power_tables_kind = 0;
 
 /// This thread's state block on the current device, held for one check.
 class check_state {
 public:
     check_state() : s_(current_stream()) {
-        int device = 0;
-        backend::check(cudaGetDevice(&device), "check state (cudaGetDevice)");
-        for (auto& b : blocks())
-            if (b.device == device && !b.busy) { block_ = &b; break; }
-        if (!block_) {
-            blocks().push_back({device, nullptr, false, false});
-            block_ = &blocks().back();
-            backend::check(cudaMalloc(&block_->p, check_state_policy::bytes), "check state (cudaMalloc)");
-        }
+        const int device = current_device("check state (cudaGetDevice)");
+        block_ = find_kept(&check_state_kind, device, [](const kept_block& b) { return !b.busy; });
+        if (!block_) block_ = &keep_block(&check_state_kind, device, check_state_policy::bytes);  // not clean yet
         block_->busy = true;
         if (!block_->clean)
             backend::check(cudaMemsetAsync(block_->p, 0, check_state_policy::header_bytes, s_), "check state (clear)");
@@ -96,13 +109,7 @@ public:
     }
 
 private:
-    struct block {
-        int device;
-        void* p;
-        bool clean, busy;
-    };
-    static std::deque<block>& blocks() { return thread_device_memory<block>(); }
-    block* block_ = nullptr;
+    kept_block* block_ = nullptr;
     stream_t s_;
 };
 
@@ -129,67 +136,54 @@ private:
 /// index met twice finds the epoch already there). Every call takes a new
 /// epoch, so the marks of earlier calls never count and no launch clears them;
 /// the words are zeroed only when they are made, grown, or the epoch wraps.
-/// cudaMalloc'd for the thread's life: 4 bytes an index, for the largest n
+/// Kept for the thread's life: 4 bytes an index, for the largest n
 /// asked (the caller bounds it).
 class stamp_state {
 public:
     stamp_state(std::size_t n, stream_t s) {
-        int device = 0;
-        backend::check(cudaGetDevice(&device), "stamps (cudaGetDevice)");
-        auto& all = thread_device_memory<stamps>();
-        for (auto& w : all)
-            if (w.device == device) { words_ = &w; break; }
-        if (!words_) {
-            all.push_back({device, nullptr, 0, 0});
-            words_ = &all.back();
-        }
-        if (words_->capacity < n) {
+        const int device = current_device("stamps (cudaGetDevice)");
+        words_ = find_kept(&stamps_kind, device, [](const kept_block&) { return true; });
+        if (!words_ || words_->bytes < n * sizeof(unsigned)) {  // none yet, or too small: a larger one
             std::size_t capacity = std::size_t(1) << 12;
             while (capacity < n) capacity *= 2;
-            if (words_->p) backend::check(cudaFree(words_->p), "stamps (cudaFree)");
-            words_->p = nullptr;
-            words_->capacity = 0;
-            backend::check(cudaMalloc(&words_->p, capacity * sizeof(unsigned)), "stamps (cudaMalloc)");
-            words_->capacity = capacity;
+            if (words_) {
+                words_->release(words_->p, words_->bytes);
+                words_->p = nullptr;
+                words_->bytes = 0;
+                words_->p = runtime::memory().allocate(capacity * sizeof(unsigned));
+                words_->bytes = capacity * sizeof(unsigned);
+            } else {
+                words_ = &keep_block(&stamps_kind, device, capacity * sizeof(unsigned));
+            }
             words_->epoch = 0;
         }
         if (words_->epoch == 0u || words_->epoch == ~0u) {  // new, or about to wrap: no stale epoch may match
-            backend::check(cudaMemsetAsync(words_->p, 0, words_->capacity * sizeof(unsigned), s), "stamps (clear)");
+            backend::check(cudaMemsetAsync(words_->p, 0, words_->bytes, s), "stamps (clear)");
             words_->epoch = 0;
         }
         ++words_->epoch;
     }
-    unsigned* words() const { return words_->p; }
+    unsigned* words() const { return static_cast<unsigned*>(words_->p); }
     unsigned epoch() const { return words_->epoch; }
 
 private:
-    struct stamps {
-        int device;
-        unsigned* p;
-        std::size_t capacity;
-        unsigned epoch;
-    };
-    stamps* words_ = nullptr;
+    kept_block* words_ = nullptr;
 };
 
 /// This thread's copy of the power sums' tables on the current device
 /// (detail/permute/power_sums.hpp): 32 KB, copied once when made, read only after.
 inline power_tables power_table_state() {
-    struct tables {
-        int device;
-        std::uint64_t* p;
-    };
-    int device = 0;
-    backend::check(cudaGetDevice(&device), "power tables (cudaGetDevice)");
-    auto& all = thread_device_memory<tables>();
-    for (const auto& t : all)
-        if (t.device == device) return {t.p};
+    const int device = current_device("power tables (cudaGetDevice)");
+    if (const kept_block* t = find_kept(&power_tables_kind, device, [](const kept_block&) { return true; }))
+        return {static_cast<std::uint64_t*>(t->p)};
     const auto& words = power_table_words();
-    std::uint64_t* p = nullptr;
-    backend::check(cudaMalloc(&p, sizeof(words)), "power tables (cudaMalloc)");
-    all.push_back({device, p});
-    backend::check(cudaMemcpy(p, words.data(), sizeof(words), cudaMemcpyHostToDevice), "power tables (copy)");
-    return {p};
+    kept_block& t = keep_block(&power_tables_kind, device, sizeof(words));
+    t.kind = nullptr;  // found only once its tables are there
+    const stream_t s = current_stream();  // the block is ready there; the copy waited for, once
+    backend::check(cudaMemcpyAsync(t.p, words.data(), sizeof(words), cudaMemcpyHostToDevice, s), "power tables (copy)");
+    backend::synchronize(s, "power tables (copy)");
+    t.kind = &power_tables_kind;
+    return {static_cast<std::uint64_t*>(t.p)};
 }
 
 }  SCANVEC_NAMESPACE_END  // detail
