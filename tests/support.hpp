@@ -22,15 +22,21 @@ namespace sv = scanvec;
 namespace test {
 
 /// SCANVEC_TEST_SMALL=1: sizes up to 65539 only, for runs under the
-/// sanitizers (ASan, compute-sanitizer), which find their errors at any size.
-inline bool small_sizes_only() {
+/// sanitizers (ASan, compute-sanitizer), which find their errors at any size;
+/// SCANVEC_TEST_SMALL=N (N > 1): sizes up to N, for the slowest of them
+/// (racecheck, whose hazards lie within one block). Unset or 0: every size.
+inline std::size_t size_limit() {
     const char* small = std::getenv("SCANVEC_TEST_SMALL");
-    return small && std::string(small) == "1";
+    if (!small || std::string(small).empty() || std::string(small) == "0") return std::size_t(-1);
+    const unsigned long long n = std::strtoull(small, nullptr, 10);
+    return n > 1 ? std::size_t(n) : std::size_t(65539);
 }
+inline bool small_sizes_only() { return size_limit() != std::size_t(-1); }
 
-/// The given sizes, less those above 65539 under SCANVEC_TEST_SMALL=1.
+/// The given sizes, less those above size_limit().
 inline std::vector<std::size_t> sizes_upto_env(std::vector<std::size_t> s) {
-    if (small_sizes_only()) s.erase(std::remove_if(s.begin(), s.end(), [](std::size_t n) { return n > 65539; }), s.end());
+    const std::size_t limit = size_limit();
+    s.erase(std::remove_if(s.begin(), s.end(), [limit](std::size_t n) { return n > limit; }), s.end());
     return s;
 }
 
