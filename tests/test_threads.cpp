@@ -2,6 +2,7 @@
 // share the memory cache safely and give the same answers as when run alone.
 #include "support.hpp"
 #include <scanvec/primitives/enumerate_pack.hpp>
+#include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
 #include <scanvec/primitives/split.hpp>
 
@@ -64,4 +65,37 @@ TEST_CASE("the memory cache is consistent after concurrent use") {
     const auto st = mem.stats();
     sv::runtime::scratch probe(1234);
     CHECK(mem.stats().bytes_in_use == st.bytes_in_use + sv::runtime::memory_cache::bin_size(1234));
+}
+
+TEST_CASE("what a thread keeps between calls goes back to the cache when the thread ends") {
+    // The thread's context (runtime/detail/thread_context.hpp): on CUDA the checks
+    // keep blocks from the memory cache between calls (their state, stamps and
+    // tables); they count as in use while the thread lives, and return when it ends.
+    auto& mem = sv::runtime::memory();
+    const std::size_t n = 70001;  // past one block of the checks' kernels
+    std::vector<int> reversed(n), values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        reversed[i] = int(n - 1 - i);
+        values[i] = int(3 * i + 1);
+    }
+    sv::synchronize();
+    const std::size_t before = mem.stats().bytes_in_use;
+    std::atomic<int> wrong{0}, failed{0};
+    std::thread worker([&] {
+        try {
+            sv::vector<int> a(values), idx(reversed);
+            const auto p = sv::permute(a, idx).to_host();  // checked: the indices form a permutation
+            const auto g = sv::back_permute(a, idx).to_host();
+            for (std::size_t i = 0; i < n; ++i) {
+                wrong += p[n - 1 - i] != values[i];
+                wrong += g[i] != values[n - 1 - i];
+            }
+        } catch (...) {
+            failed++;
+        }
+    });
+    worker.join();
+    CHECK(failed == 0);
+    CHECK(wrong == 0);
+    CHECK(mem.stats().bytes_in_use == before);
 }
