@@ -12,16 +12,19 @@
 // edges (the edge list for the first and the last, its symmetric compressed
 // rows for BFS), and the sieve up to n, each against its sequential C++
 // version (timed on the host CPU in the same run: greedy MIS, a queue BFS,
-// union-find, the sequential sieve); on CUDA also BFS and the sieve written
-// with Thrust (a frontier queue claimed with atomicCAS; one thrust::for_each
-// per sieving prime). Results are checked once: the set independent and
-// maximal, the distances a sequential BFS's, the components union-find's up
-// to renaming, the primes the sequential sieve's. The rows' notes give the
+// union-find, the sequential sieve); list ranking of one list through the n
+// elements in random order, against the sequential walk from its head; on
+// CUDA also BFS and the sieve written with Thrust (a frontier queue claimed
+// with atomicCAS; one thrust::for_each per sieving prime). Results are
+// checked once: the set independent and maximal, the distances a sequential
+// BFS's, the components union-find's up to renaming, the ranks the walk's,
+// the primes the sequential sieve's. The rows' notes give the
 // rounds and the model's steps (sv::trace).
 #include "harness.hpp"
 
 #include <scanvec/algorithms/breadth_first_search.hpp>
 #include <scanvec/algorithms/connected_components.hpp>
+#include <scanvec/algorithms/list_ranking.hpp>
 #include <scanvec/algorithms/maximal_independent_set.hpp>
 #include <scanvec/algorithms/primes.hpp>
 #include <scanvec/algorithms/radix_sort.hpp>
@@ -192,6 +195,19 @@ std::vector<int> sequential_components(const graph& g) {
     }
     for (std::size_t v = 0; v < g.n; ++v) up[v] = find(int(v));
     return up;
+}
+
+/// Each element's distance to the tail of the one list next describes,
+/// walking it from its head: positions first, then ranks.
+std::vector<sv::index_t> sequential_ranks(const std::vector<int>& next, int head) {
+    std::vector<sv::index_t> rank(next.size());
+    sv::index_t k = 0;
+    for (int i = head;; i = next[std::size_t(i)]) {
+        rank[std::size_t(i)] = k++;
+        if (next[std::size_t(i)] == i) break;
+    }
+    for (auto& r : rank) r = k - 1 - r;
+    return rank;
 }
 
 std::vector<int> sequential_primes(std::size_t n) {
@@ -401,6 +417,30 @@ void bench_programs(suite& s, std::size_t n) {
     }
     g = graph();
     sv::runtime::memory().trim();
+    // list ranking by pointer jumping (Wyllie) against the sequential walk:
+    // one list through the n elements in a random order
+    {
+        const std::vector<int> order = random_permutation(n, 11).to_host();
+        std::vector<int> next_h(n);
+        for (std::size_t k = 0; k + 1 < n; ++k) next_h[std::size_t(order[k])] = order[k + 1];
+        next_h[std::size_t(order[n - 1])] = order[n - 1];
+        const sv::vector<int> next(next_h);
+        const auto want = sequential_ranks(next_h, order[0]);
+        std::vector<sv::index_t> got_seq;
+        config c(s, "programs", "list ranking, one list through n elements in random order", "int32", n);
+        c.keys(0);
+        c.alternative("sequential walk from the head (host CPU)", "sequential",
+                      [&] { got_seq = sequential_ranks(next_h, order[0]); });
+        c.scanvec_call("sv::list_rank",
+                       [&](std::string& note) {
+                           sv::trace t;
+                           auto got = sv::list_rank(next).to_host();
+                           note = steps_note(t);
+                           return got == want ? std::string() : std::string("differs from the sequential walk");
+                       },
+                       [&] { auto r = sv::list_rank(next); });
+        c.finish();
+    }
     // the primes up to n
     {
         const auto want = sequential_primes(n);
