@@ -13,7 +13,8 @@
 //       Rank
 //
 // Any number of lists can share the vector. The work is O(n log n), more than
-// a sequential walk, for O(log n) rounds of two back-permutes each. Next must
+// a sequential walk, for O(log n) rounds of two back-permutes each; the host
+// waits only for the first round's check of the pointers. Next must
 // describe lists: an element whose pointers run into a cycle never reaches a
 // tail and ends with a rank of at least n. Pointers out of range throw
 // sv::index_error (with checks on).
@@ -42,15 +43,14 @@ template <class Next> vector<index_t> list_rank(const Next& next) {
         vector<index_t> ptr = map(detail::as_index{}, next);
         // Rank <- 0 at a tail, 1 elsewhere
         vector<index_t> rank = map(detail::not_a_tail{}, next, lazy::index(n));
-        // repeat ceil(log2 n) times (at least once, so that every pointer is checked)
-        std::size_t reach = 1;
-        do {
+        // repeat ceil(log2 n) times (at least once): the first round checks
+        // every pointer, and the later ones follow pointers it checked
+        for (std::size_t reach = 1; reach == 1 || reach < n; reach *= 2) {
             // Rank <- Rank + back-permute(Rank, Next)
-            rank = map(plus<index_t>{}, rank, back_permute(rank, ptr));
+            rank = map(plus<index_t>{}, rank, reach == 1 ? back_permute(rank, ptr) : back_permute(rank, ptr, unchecked));
             // Next <- back-permute(Next, Next)
-            ptr = back_permute(ptr, ptr);
-            reach *= 2;
-        } while (reach < n);
+            ptr = reach == 1 ? back_permute(ptr, ptr) : back_permute(ptr, ptr, unchecked);
+        }
         return rank;
     }, next);
 }

@@ -62,6 +62,18 @@ template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const 
     }, a, idx);
 }
 
+/// r[i] = a[idx[i]]; every idx value must lie in 0..a.size()-1 (not checked:
+/// a bad index is undefined behaviour). O(n) work, O(1) steps; only queues
+/// work (so it may run in a loop on the device, sv::repeat_while).
+template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx, unchecked_t) {
+    detail::expect_indices<Idx>();
+    return detail::labelled({"back_permute", {"A", "Index"}, "Gathered", runtime::picture::gather}, idx.size(), [&] {
+        vector<value_t<A>> r(idx.size(), no_init);
+        detail::gather_into(a, idx, r);
+        return r;
+    }, a, idx);
+}
+
 /// permute and back_permute written into the caller's memory (sv::into): out
 /// holds the result's length (a.size(), idx.size()) of a's type and does not
 /// overlap the inputs. Checked as above; return out's view of the result.

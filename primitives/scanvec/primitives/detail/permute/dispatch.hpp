@@ -95,6 +95,14 @@ template <class A, class Idx, class R> void permute_into(const A& a, const Idx& 
 #endif
 }
 
+/// r[i] = a[idx[i]] into r, unchecked.
+template <class A, class Idx, class R> void gather_into(const A& a, const Idx& idx, R& r) {
+    if (idx.empty()) return;
+    auto i = reader(idx);
+    thrust::gather(policy(current_stream()), i, i + idx.size(), reader(a), writer(r));
+    backend::check_launch("back_permute");
+}
+
 /// The checked back_permute into r (a vector or an output's target).
 template <class A, class Idx, class R> void back_permute_into(const A& a, const Idx& idx, R& r) {
     if (idx.empty()) return;
@@ -115,8 +123,7 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
     if (*first_bad != ~0ull) throw_out_of_range("back_permute", idx, *first_bad, a.size());
 #  endif
 #else
-    thrust::gather(policy(s), i, i + idx.size(), reader(a), writer(r));
-    backend::check_launch("back_permute");
+    gather_into(a, idx, r);
 #endif
 }
 
