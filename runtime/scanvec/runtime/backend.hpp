@@ -85,7 +85,20 @@ inline void* try_allocate(std::size_t bytes) {
 
 inline void release(void* p) noexcept { (void)cudaFree(p); }
 
-inline void synchronize(stream_t s, const char* op) { check(cudaStreamSynchronize(s), op); }
+/// Throws when this thread captures a loop body: nothing runs while a body
+/// is captured, so a wait there would wait for work that is not queued.
+inline void expect_not_capturing(const char* op) {
+    if (::scanvec::detail::this_thread().capture)
+        throw error(std::string(op) + ": waits for the device (reads a result, a length or a check's verdict) "
+                                      "inside a loop body that the device repeats (sv::repeat_while); such a "
+                                      "body queues work and reads nothing back: use unchecked calls and "
+                                      "results that stay on the device (sv::device_value)");
+}
+
+inline void synchronize(stream_t s, const char* op) {
+    expect_not_capturing(op);
+    check(cudaStreamSynchronize(s), op);
+}
 
 // Copies between host and device are queued on the current stream and waited
 // for there (a plain cudaMemcpy would order them on the legacy default
@@ -125,7 +138,10 @@ template <class T> void write_small(T* dst, const T& value, stream_t s, const ch
     check_launch(op);
 }
 /// Waits for all work on the current device (every stream).
-inline void synchronize_device(const char* op) { check(cudaDeviceSynchronize(), op); }
+inline void synchronize_device(const char* op) {
+    expect_not_capturing(op);
+    check(cudaDeviceSynchronize(), op);
+}
 
 /// Events order one stream after another without the host waiting.
 using event_t = cudaEvent_t;
@@ -140,7 +156,16 @@ inline void record(event_t e, stream_t s, const char* op) { check(cudaEventRecor
 /// Work queued on s from now on waits for the work e marked.
 inline void wait_for(stream_t s, event_t e, const char* op) { check(cudaStreamWaitEvent(s, e, 0), op); }
 /// The host waits for the work e marked.
-inline void wait_host(event_t e, const char* op) { check(cudaEventSynchronize(e), op); }
+inline void wait_host(event_t e, const char* op) {
+    expect_not_capturing(op);
+    check(cudaEventSynchronize(e), op);
+}
+/// Whether the work before e has finished (never waits; an error reads as not yet).
+inline bool event_done(event_t e) noexcept {
+    const cudaError_t r = cudaEventQuery(e);
+    if (r != cudaSuccess) (void)cudaGetLastError();
+    return r == cudaSuccess;
+}
 /// Work queued on `later` from now on waits for the work queued on `earlier` so far.
 inline void order_after(stream_t later, stream_t earlier, const char* op) {
     if (later == earlier) return;
@@ -263,6 +288,7 @@ public:
     }
     /// Waits for the copy (not for the work queued after it) and stores the bytes at dst.
     void wait_into(void* dst) const {
+        expect_not_capturing(op_);
         check(cudaEventSynchronize(slot_.done), op_);
         std::memcpy(dst, slot_.host, bytes_);
     }
@@ -333,6 +359,7 @@ inline void destroy_event(event_t) noexcept {}
 inline void record(event_t, stream_t, const char*) {}
 inline void wait_for(stream_t, event_t, const char*) {}
 inline void wait_host(event_t, const char*) {}
+inline bool event_done(event_t) noexcept { return true; }
 inline void order_after(stream_t, stream_t, const char*) {}
 inline stream_t side_stream(const char*) { return nullptr; }
 

@@ -102,19 +102,15 @@ public:
     }
 
     /// A block of at least `bytes` bytes, ready for work queued on the
-    /// current stream.
+    /// current stream. (While this thread captures a loop body, the process-
+    /// wide cache leaves the request to the loop's pool.)
     void* allocate(std::size_t bytes) {
+        if (process_wide_)
+            if (auto* pool = ::scanvec::detail::this_thread().capture) return pool->allocate(bytes);
         const std::size_t size = bin_size(bytes);
         const stream_t s = current_stream();
         std::lock_guard<std::mutex> lock(mutex_);
-        if (fail_countdown_ != no_failure) {  // fault injection (fail_after): rarely taken
-            if (fail_countdown_ == 0) {
-                fail_countdown_ = no_failure;
-                trim_locked();  // as the backend's out-of-memory path below does
-                throw out_of_memory(out_of_memory_message(bytes) + " [injected by memory_cache::fail_after]", bytes);
-            }
-            --fail_countdown_;
-        }
+        injected_failure_locked(bytes);
         if (auto it = take_locked(size, s); it != free_.end()) {
             void* p = it->second.p;
             ready_on_locked(it->second, s);
@@ -147,6 +143,8 @@ public:
     /// (where a vector made elsewhere may have been used last) is done.
     void deallocate(void* p, std::size_t bytes, stream_t owner = current_stream()) noexcept {
         if (!p) return;
+        if (process_wide_)
+            if (auto* pool = ::scanvec::detail::this_thread().capture) return pool->deallocate(p, bytes);
         const stream_t s = current_stream();
         free_block b{p, s, nullptr};
         try {
@@ -176,6 +174,35 @@ public:
         }
         free_.emplace(size, b);
         stats_.bytes_cached += size;
+    }
+
+    /// For a loop body being captured (runtime/detail/loop/cuda/capture_pool.hpp):
+    /// a block that the captured work, launched later on `launch`, may use with
+    /// no ordering: one freed on that stream (whose earlier work the launch
+    /// follows), else a new one from the source. Queues nothing (the capture
+    /// would take it in); no trimming (that waits). A request as any other
+    /// for the statistics and fail_after.
+    void* allocate_for_capture(std::size_t bytes, stream_t launch) {
+        const std::size_t size = bin_size(bytes);
+        std::lock_guard<std::mutex> lock(mutex_);
+        injected_failure_locked(bytes, false);
+        auto [first, last] = free_.equal_range(size);
+        for (auto it = first; it != last; ++it) {
+            free_block& b = it->second;
+            if (b.stream != launch || (b.done && !backend::event_done(b.done))) continue;
+            void* p = b.p;
+            if (b.done) events_.push_back(std::exchange(b.done, nullptr));
+            free_.erase(it);
+            stats_.cache_hits++;
+            stats_.bytes_cached -= size;
+            stats_.bytes_in_use += size;
+            return p;
+        }
+        void* p = resource_.allocate(size, resource_.context);
+        if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
+        stats_.backend_allocations++;
+        stats_.bytes_in_use += size;
+        return p;
     }
 
     /// Draws new blocks from r from now on (cached blocks go back to the old
@@ -267,6 +294,18 @@ public:
 
 private:
     static constexpr std::size_t no_failure = ~std::size_t(0);
+
+    /// Fault injection (fail_after): throws for the request it counts down to.
+    /// (trim: as the backend's out-of-memory path does; not while capturing, where it cannot wait)
+    void injected_failure_locked(std::size_t bytes, bool trim = true) {
+        if (fail_countdown_ == no_failure) return;  // off: rarely otherwise
+        if (fail_countdown_ == 0) {
+            fail_countdown_ = no_failure;
+            if (trim) trim_locked();
+            throw out_of_memory(out_of_memory_message(bytes) + " [injected by memory_cache::fail_after]", bytes);
+        }
+        --fail_countdown_;
+    }
 
     std::string out_of_memory_message(std::size_t bytes) const {
         return "scanvec: out of device memory allocating " + std::to_string(bytes) + " bytes (" +

@@ -5,7 +5,8 @@
 // (sv::on), the trace's state (label.hpp), and on CUDA the pinned buffer for
 // small results, the pinned slots of asynchronous reads, the event and the
 // side streams that order streams (backend.hpp), the stream that captures
-// loops (repeat_on_device.hpp), and the blocks of device memory the checks
+// loops and, while a loop body is captured, where its memory requests go
+// (runtime/detail/loop/), and the blocks of device memory the checks
 // keep between calls (detail/permute/cuda/check_state.hpp), which come from
 // the memory cache and go back to it when the thread ends. What belongs to a
 // call site rather than to a thread (a loop body's graph, the temporary size
@@ -48,6 +49,17 @@ struct observer_state {
 
 namespace detail {
 
+/// Where a thread's memory requests go while a loop body is captured (CUDA,
+/// runtime/detail/loop/cuda/capture_pool.hpp): the process-wide cache sends
+/// them here instead of serving them itself.
+struct capture_memory {
+    virtual void* allocate(std::size_t bytes) = 0;
+    virtual void deallocate(void* p, std::size_t bytes) noexcept = 0;
+
+protected:
+    ~capture_memory() = default;
+};
+
 /// Bytes of the buffer for small results (backend::result_buffer).
 inline constexpr std::size_t result_buffer_bytes = 256;
 
@@ -75,6 +87,7 @@ struct pinned_slot {
 struct thread_context {
     stream_t stream = nullptr;  ///< the innermost sv::on scope's, else the default stream
     runtime::observer_state observation;
+    capture_memory* capture = nullptr;  ///< while a loop body is captured (sv::repeat_while; CUDA only)
 #if defined(SCANVEC_BACKEND_CUDA)
     void* result_buffer = nullptr;           ///< pinned, result_buffer_bytes; made at first use
     std::vector<pinned_slot> free_reads;     ///< the asynchronous reads' slots not in use

@@ -1,0 +1,66 @@
+// scanvec/runtime/detail/loop/state.hpp - a loop's state as the arrays it
+// occupies: every field array of every vector the program named.
+//
+// sv::repeat_while takes its state as vectors (std::tie(a, b, ...)); a
+// vector of described structs is one array per field. The loop records where
+// each array was before the body's first call and, after it, finds where each
+// one is now, so it can tell the device to carry a replaced array's new value
+// back to the old place, or put the old value back after a failure.
+#pragma once
+
+#include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/fields.hpp>
+#include <scanvec/runtime/vector.hpp>
+
+#include <cstddef>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+SCANVEC_NAMESPACE_BEGIN namespace runtime::detail {
+
+/// One array of the state: the vector that holds it, where it was, and its length then.
+struct state_array {
+    void* vec = nullptr;
+    void* (*data)(void* vec) = nullptr;
+    std::size_t (*size)(void* vec) = nullptr;
+    std::size_t element_bytes = 0;
+    /// Makes the vector n elements (left unwritten), in a new block.
+    void (*remake)(void* vec, std::size_t n) = nullptr;
+    void* before = nullptr;
+    std::size_t size_before = 0;
+
+    void* now() const { return data(vec); }
+    std::size_t size_now() const { return size(vec); }
+    std::size_t bytes_before() const { return size_before * element_bytes; }
+};
+
+template <class T> void add_arrays(vector<T>& v, std::vector<state_array>& out);
+template <class T, std::size_t... I> void add_field_arrays(vector<T>& v, std::vector<state_array>& out, std::index_sequence<I...>) {
+    (add_arrays(v.template field<fields_of<T>::template member<I>>(), out), ...);
+}
+
+template <class T> void add_arrays(vector<T>& v, std::vector<state_array>& out) {
+    if constexpr (is_described_v<T>) {
+        add_field_arrays(v, out, std::make_index_sequence<fields_of<T>::size>{});
+    } else {
+        state_array a;
+        a.vec = &v;
+        a.data = [](void* p) -> void* { return static_cast<vector<T>*>(p)->data(); };
+        a.size = [](void* p) { return static_cast<vector<T>*>(p)->size(); };
+        a.element_bytes = sizeof(T);
+        a.remake = [](void* p, std::size_t n) { *static_cast<vector<T>*>(p) = vector<T>(n, no_init); };
+        a.before = v.data();
+        a.size_before = v.size();
+        out.push_back(a);
+    }
+}
+
+/// The arrays of every vector of the state, as they are now.
+template <class... V> std::vector<state_array> arrays_of(const std::tuple<V&...>& state) {
+    std::vector<state_array> out;
+    std::apply([&](auto&... v) { (add_arrays(v, out), ...); }, state);
+    return out;
+}
+
+}  SCANVEC_NAMESPACE_END  // runtime::detail

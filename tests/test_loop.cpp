@@ -1,0 +1,260 @@
+// sv::repeat_while: loops of whole-vector steps that the device repeats (on
+// CUDA one graph; on the host, and with SCANVEC_HOST_ROUNDS=1, a plain loop),
+// each against a sequential loop of the same steps.
+#include "support.hpp"
+#include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/scan.hpp>
+#include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/loop.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace loop_test {
+
+/// A forest on n vertices: each vertex's parent comes before it (the roots point to themselves).
+inline std::vector<sv::index_t> random_forest(std::size_t n, std::uint64_t seed) {
+    std::vector<sv::index_t> parent(n);
+    const auto r = test::random_values<std::uint64_t>(n, seed, 0, ~std::uint64_t(0) >> 1);
+    for (std::size_t v = 0; v < n; ++v) parent[v] = v == 0 || r[v] % 7 == 0 ? sv::index_t(v) : sv::index_t(r[v] % v);
+    return parent;
+}
+
+struct not_at_root {
+    SCANVEC_HD bool operator()(sv::index_t p, sv::index_t pp) const { return p != pp; }
+};
+
+/// P <- P[P] until every vertex points at its root: the calls and the roots.
+inline std::pair<std::size_t, std::vector<sv::index_t>> jump_sequentially(std::vector<sv::index_t> p) {
+    std::size_t calls = 0;
+    for (bool go = true; go;) {
+        std::vector<sv::index_t> q(p.size());
+        for (std::size_t i = 0; i < p.size(); ++i) q[i] = p[std::size_t(p[i])];
+        p = q;
+        ++calls;
+        go = false;
+        for (std::size_t i = 0; i < p.size(); ++i) go = go || p[i] != p[std::size_t(p[i])];
+    }
+    return {calls, p};
+}
+
+struct rank_pair {
+    sv::index_t rank;
+    sv::index_t next;
+};
+
+SCANVEC_FIELDS(rank_pair, rank, next)
+
+}  // namespace loop_test
+
+using loop_test::not_at_root;
+using loop_test::rank_pair;
+
+TEST_CASE("repeat_while: pointer jumping to the roots stops when the device says so") {
+    for (std::size_t n : test::sizes_upto_env({1, 2, 33, 1000, 65539, 1000003})) {
+        CAPTURE(n);
+        const auto parent = loop_test::random_forest(n, 11 + n);
+        const auto [calls, roots] = loop_test::jump_sequentially(parent);
+        sv::vector<sv::index_t> p(parent);
+        const auto in_use = sv::memory::stats().bytes_in_use;
+        // repeat P <- P[P] while some P[i] != P[P[i]]
+        const std::size_t ran = sv::repeat_while(p, [&] {
+            p = sv::back_permute(p, p, sv::unchecked);
+            return sv::reduce_to_device(sv::lazy::map(not_at_root{}, p, sv::lazy::back_permute(p, p)), sv::logical_or{});
+        });
+        CHECK(ran == calls);
+        test::check_equal(p.to_host(), roots);
+        // the loop's temporaries and the state's old blocks are back in the cache
+        CHECK(sv::memory::stats().bytes_in_use == in_use);
+    }
+}
+
+TEST_CASE("repeat_while: several state vectors, a struct's every field, and a write into a vector moved in") {
+    // list ranking by pointer jumping with the pairs (rank, next) as one vector
+    // of a described struct, a counter written in place, and a vector read only
+    for (std::size_t n : test::sizes_upto_env({1, 3, 1000, 65539})) {
+        CAPTURE(n);
+        const auto order = test::random_permutation(n, 5 + n);  // the list visits order[0], order[1], ...
+        std::vector<rank_pair> host(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto v = std::size_t(order[k]);
+            host[v].next = k + 1 < n ? order[k + 1] : order[k];
+            host[v].rank = k + 1 < n ? 1 : 0;
+        }
+        sv::vector<rank_pair> list(host);
+        sv::vector<int> rounds(std::vector<int>{0, 100});
+        const sv::vector<sv::index_t> zero(std::vector<sv::index_t>{0});
+        const std::size_t ran = sv::repeat_while(std::tie(list, rounds), [&] {
+            // (Rank, Next) <- (Rank + Rank[Next], Next[Next])
+            list = sv::map(SCANVEC_FN(rank_pair a, rank_pair b) { return rank_pair{a.rank + b.rank, b.next}; }, list,
+                           sv::lazy::back_permute(list, list.field<&rank_pair::next>()));
+            // Rounds[0] <- Rounds[0] + 1, written into the vector itself
+            const auto next = sv::map(SCANVEC_FN(int r) { return r + 1; }, sv::lazy::back_permute(rounds, zero));
+            rounds = sv::write(std::move(rounds), zero, next, sv::unchecked);
+            // while some Next[i] is not the tail (whose next is itself)
+            return sv::reduce_to_device(sv::lazy::map(not_at_root{}, list.field<&rank_pair::next>(),
+                                                      sv::lazy::back_permute(list.field<&rank_pair::next>(),
+                                                                             list.field<&rank_pair::next>())),
+                                        sv::logical_or{});
+        });
+        std::size_t want = 1;
+        while ((std::size_t(1) << want) < n - 1) ++want;  // the head is n - 1 links away: ceil(log2(n - 1)) rounds, at least one
+        CHECK(ran == want);
+        CHECK(rounds.to_host() == std::vector<int>{int(want), 100});
+        const auto got = list.to_host();
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto v = std::size_t(order[k]);
+            CHECK(got[v].rank == sv::index_t(n - 1 - k));
+            CHECK(got[v].next == order[n - 1]);
+        }
+    }
+}
+
+TEST_CASE("repeat_while: max_calls stops a loop whose test stays nonzero, and an empty state") {
+    sv::vector<long long> c(std::vector<long long>{0, 10, -3});
+    const std::size_t ran = sv::repeat_while(c, [&] {
+        c = sv::map(SCANVEC_FN(long long x) { return 2 * x + 1; }, c);
+        return sv::reduce_to_device(c, sv::max<long long>{});
+    }, 7);
+    CHECK(ran == 7);
+    std::vector<long long> want{0, 10, -3};
+    for (int k = 0; k < 7; ++k)
+        for (auto& x : want) x = 2 * x + 1;
+    CHECK(c.to_host() == want);
+    CHECK(sv::repeat_while(c, [&] { return sv::reduce_to_device(c); }, 0) == 0);
+
+    sv::vector<int> empty;
+    CHECK(sv::repeat_while(empty, [&] {
+              empty = sv::map(SCANVEC_FN(int x) { return x + 1; }, empty);
+              return sv::reduce_to_device(empty);
+          }) == 1);
+    CHECK(empty.empty());
+}
+
+TEST_CASE("repeat_while: one call site again and again, at other lengths") {
+    // the site's graph is captured anew each time (and updated in place on CUDA)
+    for (int round = 0; round < 3; ++round)
+        for (std::size_t n : {std::size_t(5), std::size_t(70000), std::size_t(1)}) {
+            CAPTURE(n);
+            sv::vector<int> a(std::vector<int>(n, 9));
+            const std::size_t ran = sv::repeat_while(a, [&] {
+                a = sv::map(SCANVEC_FN(int x) { return x - 1; }, a);
+                return sv::reduce_to_device(a, sv::max<int>{});
+            });
+            CHECK(ran == 9);
+            CHECK(a.to_host() == std::vector<int>(n, 0));
+        }
+}
+
+TEST_CASE("repeat_while: a body that changes a state's length throws sv::length_error on both backends") {
+    sv::vector<int> a(std::vector<int>{1, 2, 3});
+    CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
+                             a = sv::map(SCANVEC_FN(int x) { return x; }, sv::lazy::index(4));
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("changed the length of the state's array 0 from 3 to 4"), sv::length_error);
+}
+
+TEST_CASE("repeat_while on the device: what a captured body cannot do is an error, and the state is kept") {
+    // On the host backend these bodies are ordinary loops (no capture): the
+    // cases below are the device's rules, and run where loops are graphs.
+    if (!sv::runtime::device_loops()) {
+        sv::vector<int> a(std::vector<int>{3});
+        int host_calls = 0;
+        CHECK(sv::repeat_while(a, [&] {
+                  ++host_calls;
+                  a = sv::map(SCANVEC_FN(int x) { return x - 1; }, a);
+                  (void)sv::reduce(a);  // waits: allowed in a loop on the host
+                  return sv::reduce_to_device(a);
+              }) == 3);
+        CHECK(host_calls == 3);
+        return;
+    }
+    const std::vector<int> start{4, 5, 6};
+    sv::vector<int> a(start), b(std::vector<int>{7, 8, 9});
+    // a wait (a reduce read on the host)
+    CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
+                             a = sv::map(SCANVEC_FN(int x) { return x + 1; }, a);
+                             (void)sv::reduce(a);
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("waits for the device"), sv::error);
+    CHECK(a.to_host() == start);
+    // a checked call (its verdict is read on the host)
+    const sv::vector<sv::index_t> idx(std::vector<sv::index_t>{2, 1, 0});
+    CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
+                             a = sv::back_permute(a, idx);
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("sv::repeat_while"), sv::error);
+    CHECK(a.to_host() == start);
+    // a vector assigned that the state does not name
+    CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
+                             a = sv::map(SCANVEC_FN(int x) { return x + 1; }, a);
+                             b = sv::map(SCANVEC_FN(int x) { return x + 1; }, b);
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("not in the loop's state"), sv::error);
+    CHECK(a.to_host() == start);
+    // state vectors exchanged
+    sv::vector<int> c(std::vector<int>{1, 1, 1});
+    CHECK_THROWS_WITH_AS(sv::repeat_while(std::tie(a, c), [&] {
+                             std::swap(a, c);
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("swap"), sv::error);
+    CHECK(a.to_host() == start);
+    CHECK(c.to_host() == std::vector<int>{1, 1, 1});
+    // a loop inside a loop's body
+    CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
+                             sv::repeat_while(c, [&] { return sv::reduce_to_device(c); });
+                             return sv::reduce_to_device(a);
+                         }),
+                         doctest::Contains("do not nest"), sv::error);
+    CHECK(a.to_host() == start);
+    // the body's host code runs once, while it is captured
+    int host_calls = 0;
+    CHECK(sv::repeat_while(a, [&] {
+              ++host_calls;
+              a = sv::map(SCANVEC_FN(int x) { return x - 1; }, a);
+              return sv::reduce_to_device(a, sv::max<int>{});
+          }) == 6);
+    CHECK(host_calls == 1);
+    CHECK(a.to_host() == std::vector<int>{-2, -1, 0});
+}
+
+TEST_CASE("repeat_while: out of memory at any request throws, keeps the state and leaks nothing") {
+    auto& mem = sv::runtime::memory();
+    const std::vector<int> start(1003, 5);
+    sv::vector<int> a(start);
+    auto body = [&] {
+        auto t = sv::map(SCANVEC_FN(int x) { return x * 3; }, a);
+        a = sv::map(SCANVEC_FN(int x, int y) { return (y - x) / 2 - 1; }, a, t);
+        return sv::reduce_to_device(a, sv::max<int>{});
+    };
+    CHECK(sv::repeat_while(a, body) == 5);  // warm-up: the thread's kept state exists
+    a = sv::vector<int>(start);
+    const auto before = mem.stats();
+    sv::repeat_while(a, body);
+    const auto after = mem.stats();
+    const std::size_t requests = (after.cache_hits + after.backend_allocations) - (before.cache_hits + before.backend_allocations);
+    CHECK(requests > 0);
+    for (std::size_t k = 0; k < requests; ++k) {
+        CAPTURE(k);
+        a = sv::vector<int>(start);
+        const auto in_use = mem.stats().bytes_in_use;
+        mem.fail_after(k);
+        bool threw = false;
+        try {
+            sv::repeat_while(a, body);
+        } catch (const sv::out_of_memory&) {
+            threw = true;
+        }
+        mem.stop_failing();
+        CHECK(mem.stats().bytes_in_use == in_use);
+        if (threw && sv::runtime::device_loops()) CHECK(a.to_host() == start);  // nothing ran
+        if (!threw) CHECK(a.to_host() == std::vector<int>(1003, 0));
+    }
+}
