@@ -6,6 +6,7 @@
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/deferred_checks.hpp>
 #include <scanvec/runtime/loop.hpp>
 
 #include <algorithm>
@@ -182,10 +183,10 @@ TEST_CASE("repeat_while on the device: what a captured body cannot do is an erro
                          }),
                          doctest::Contains("waits for the device"), sv::error);
     CHECK(a.to_host() == start);
-    // a checked call (its verdict is read on the host)
+    // a checked call whose check is not deferred (permute's verdict is read on the host)
     const sv::vector<sv::index_t> idx(std::vector<sv::index_t>{2, 1, 0});
     CHECK_THROWS_WITH_AS(sv::repeat_while(a, [&] {
-                             a = sv::back_permute(a, idx);
+                             a = sv::permute(a, idx);
                              return sv::reduce_to_device(a);
                          }),
                          doctest::Contains("sv::repeat_while"), sv::error);
@@ -257,4 +258,94 @@ TEST_CASE("repeat_while: out of memory at any request throws, keeps the state an
         if (threw && sv::runtime::device_loops()) CHECK(a.to_host() == start);  // nothing ran
         if (!threw) CHECK(a.to_host() == std::vector<int>(1003, 0));
     }
+}
+
+// ---- deferred checks ----------------------------------------------------------
+
+namespace loop_test {
+/// The message of the index_error that f throws.
+template <class F> std::string index_error_of(F f) {
+    try {
+        f();
+    } catch (const sv::index_error& e) {
+        return e.what();
+    }
+    return "no index_error";
+}
+struct pt {
+    int x;
+    int y;
+};
+SCANVEC_FIELDS(pt, x, y)
+}  // namespace loop_test
+
+TEST_CASE("deferred_checks: write, combining_write and back_permute raise at the next wait, the same error") {
+    using loop_test::index_error_of;
+    const sv::vector<int> idx(std::vector<int>{0, 4, 9, 2, -1}), vals(std::vector<int>{10, 11, 12, 13, 14});
+    const std::vector<int> start{1, 2, 3, 4, 5};
+    const std::string write_error = index_error_of([&] { (void)sv::write(sv::vector<int>(start), idx, vals); });
+    CHECK(write_error == "write: index idx[2] = 9 is out of range for length 5");
+    {
+        sv::deferred_checks scope;
+        auto d = sv::write(sv::vector<int>(start), idx, vals);  // queued: no throw here
+        auto c = sv::combining_write(sv::vector<int>(start), idx, vals, sv::plus<int>{});
+        auto g = sv::back_permute(vals, idx);
+        // the first failing call (the write) is raised at the first wait, and only once
+        CHECK(index_error_of([&] { (void)d.to_host(); }) == write_error);
+        CHECK(d.to_host() == std::vector<int>{10, 2, 13, 4, 11});  // the indices in range were written
+        CHECK(c.to_host() == std::vector<int>{11, 2, 16, 4, 16});
+        CHECK(g.to_host() == std::vector<int>{10, 14, 0, 12, 0});  // a bad index reads a value-initialised element
+        auto g2 = sv::back_permute(vals, idx);
+        CHECK(index_error_of([&] { sv::synchronize(); }) == "back_permute: index idx[2] = 9 is out of range for length 5");
+        auto c2 = sv::combining_write(sv::vector<int>(start), idx, vals, sv::max<int>{});
+        CHECK(index_error_of([&] { (void)sv::reduce(c2); }) == "combining_write: index idx[2] = 9 is out of range for length 5");
+        // a struct's write: the element at a bad index writes no field
+        const std::vector<loop_test::pt> ps{{1, -1}, {2, -2}, {3, -3}, {4, -4}, {5, -5}};
+        auto p = sv::write(sv::vector<loop_test::pt>(std::vector<loop_test::pt>(5, {0, 0})), idx, sv::vector<loop_test::pt>(ps));
+        CHECK(index_error_of([&] { (void)p.to_host(); }) == write_error);
+        const auto got = p.to_host();
+        const std::vector<int> want_x{1, 0, 4, 0, 2}, want_y{-1, 0, -4, 0, -2};
+        for (std::size_t k = 0; k < 5; ++k) {
+            CHECK(got[k].x == want_x[k]);
+            CHECK(got[k].y == want_y[k]);
+        }
+        // good indices: nothing to raise
+        auto ok = sv::write(sv::vector<int>(start), sv::vector<int>(std::vector<int>{4, 0}), sv::vector<int>(std::vector<int>{7, 8}));
+        CHECK(ok.to_host() == std::vector<int>{8, 2, 3, 4, 7});
+    }
+    // outside the scope the check waits and throws at the call, before writing
+    CHECK(index_error_of([&] { (void)sv::back_permute(vals, idx); }) == "back_permute: index idx[2] = 9 is out of range for length 5");
+}
+
+TEST_CASE("deferred_checks: a checked call in a loop on the device; its error at the loop's end") {
+    // on CUDA the body is captured, so its checks are deferred; on the host
+    // they are checked at the call: the same error either way
+    const std::size_t n = 1000;
+    std::vector<sv::index_t> ring(n);
+    for (std::size_t i = 0; i < n; ++i) ring[i] = sv::index_t((i + 1) % n);
+    const sv::vector<sv::index_t> next(ring);
+    sv::vector<int> a = sv::map(SCANVEC_FN(sv::index_t i) { return int(i % 7); }, sv::lazy::index(n));
+    sv::vector<int> rounds(std::vector<int>{0});
+    const sv::vector<int> zero(std::vector<int>{0});
+    // rotate a by one place a round, 5 rounds, with the checked gather and write
+    const std::size_t ran = sv::repeat_while(std::tie(a, rounds), [&] {
+        a = sv::back_permute(a, next);
+        auto r = sv::map(SCANVEC_FN(int v) { return v + 1; }, rounds);
+        rounds = sv::write(std::move(rounds), zero, r);
+        return sv::reduce_to_device(sv::lazy::map(SCANVEC_FN(int v) { return v < 5; }, rounds), sv::logical_or{});
+    });
+    CHECK(ran == 5);
+    const auto got = a.to_host();
+    for (std::size_t i = 0; i < n; ++i) CHECK(got[i] == int((i + 5) % n % 7));
+    // a bad index in the body
+    sv::vector<sv::index_t> bad(ring);
+    bad.set(n - 3, sv::index_t(n + 2));
+    CHECK(loop_test::index_error_of([&] {
+              sv::repeat_while(a, [&] {
+                  a = sv::back_permute(a, bad);
+                  return sv::reduce_to_device(a, sv::max<int>{});
+              }, 3);
+          }) == "back_permute: index idx[" + std::to_string(n - 3) + "] = " + std::to_string(n + 2) +
+                   " is out of range for length " + std::to_string(n));
+    CHECK(a.size() == n);
 }

@@ -52,7 +52,9 @@ template <class A, class Idx> vector<value_t<A>> permute(const A& a, const Idx& 
 
 /// r[i] = a[idx[i]]; every idx value in 0..a.size()-1; r.size() == idx.size().
 /// O(n) work, O(1) steps. Checked (unless SCANVEC_CHECKS=0): sv::index_error
-/// on an index out of range, and the call waits for the device to read it.
+/// on an index out of range, and the call waits for the device to read it;
+/// in a sv::deferred_checks scope (or a loop body on the device) it does not
+/// wait, a bad index reads T{}, and the error comes at the next wait.
 template <class A, class Idx> vector<value_t<A>> back_permute(const A& a, const Idx& idx) {
     detail::expect_indices<Idx>();
     return detail::labelled({"back_permute", {"A", "Index"}, "Gathered", runtime::picture::gather}, idx.size(), [&] {

@@ -19,7 +19,9 @@
 // Positions not written keep dst's value. Indices out of 0..dst.size()-1
 // throw sv::index_error naming the first bad position and its value, before
 // anything is written (the caller's dst is unchanged); that check reads idx
-// once and waits for the device. With a last argument sv::unchecked (indices
+// once and waits for the device. In a sv::deferred_checks scope (and in a
+// loop body on the device) it does not wait: the indices in range are
+// written, and the error is thrown at the thread's next wait. With a last argument sv::unchecked (indices
 // the program built and knows to be in range), or SCANVEC_CHECKS=0, there is
 // no check and no wait, and a bad index is undefined behaviour. Length
 // mismatches of idx and vals throw sv::length_error with both lengths.
@@ -42,8 +44,8 @@ template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> d
     detail::expect_written_values<T, V>();
     return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
-        detail::expect_targets_in_range("write", idx, dst.size());
-        detail::write_into(dst, idx, vals);
+        const bool guarded = detail::check_targets("write", idx, dst.size());
+        detail::write_into(dst, idx, vals, guarded);
         return std::move(dst);
     }, idx, vals);
 }
@@ -69,7 +71,7 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
     detail::expect_written_values<T, V>();
     return detail::labelled({"combining_write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("combining_write", idx, vals);
-        detail::expect_targets_in_range("combining_write", idx, dst.size());
+        (void)detail::check_targets("combining_write", idx, dst.size());  // its forms skip bad targets
         detail::combine_into(dst, idx, vals, op);
         return std::move(dst);
     }, idx, vals);

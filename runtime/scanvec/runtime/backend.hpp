@@ -36,6 +36,8 @@ struct place {
 
 namespace backend {
 
+inline void raise_deferred();  // below: after a wait, a deferred check's failure
+
 /// The most bytes an async_read holds, checked before it takes anything.
 constexpr std::size_t async_read_capacity = 64;
 inline std::size_t async_read_size(std::size_t bytes, const char* op) {
@@ -107,6 +109,7 @@ inline void copy_to_host(void* dst, const void* src, std::size_t bytes, const ch
     if (!bytes) return;
     check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, current_stream()), op);
     synchronize(current_stream(), op);
+    raise_deferred();
 }
 inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const char* op) {
     if (!bytes) return;
@@ -244,6 +247,19 @@ inline void* result_buffer() {
     return p;
 }
 
+/// This thread's record of the first failure of a deferred check (pinned:
+/// kernels store into it; thread_context.hpp).
+inline ::scanvec::detail::deferred_failure* deferred_record() {
+    auto*& p = ::scanvec::detail::this_thread().deferred;
+    if (!p) {
+        void* q = nullptr;
+        check(cudaMallocHost(&q, sizeof(*p)), "cudaMallocHost (deferred checks' record)");
+        p = static_cast<::scanvec::detail::deferred_failure*>(q);
+        *p = {};
+    }
+    return p;
+}
+
 /// Copies a small device value to the host through this thread's pinned
 /// buffer (a pageable copy costs several microseconds more) and waits for it
 /// (why a copy and not a kernel's store: docs/design/small-calls.md).
@@ -251,6 +267,7 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s
     if (bytes > result_buffer_bytes) {
         check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), op);
         synchronize(s, op);
+        raise_deferred();
         return;
     }
     if (bytes == 0) return;
@@ -258,6 +275,7 @@ inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t s
     check(cudaMemcpyAsync(buf, src, bytes, cudaMemcpyDeviceToHost, s), op);
     synchronize(s, op);
     std::memcpy(dst, buf, bytes);
+    raise_deferred();
 }
 
 /// A small device-to-host copy queued on a stream now and waited for later
@@ -291,6 +309,7 @@ public:
         expect_not_capturing(op_);
         check(cudaEventSynchronize(slot_.done), op_);
         std::memcpy(dst, slot_.host, bytes_);
+        raise_deferred();
     }
 
 private:
@@ -330,6 +349,7 @@ inline void release(void* p) noexcept { std::free(p); }
 
 inline void copy_to_host(void* dst, const void* src, std::size_t bytes, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
+    raise_deferred();
 }
 inline void copy_to_device(void* dst, const void* src, std::size_t bytes, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
@@ -363,8 +383,10 @@ inline bool event_done(event_t) noexcept { return true; }
 inline void order_after(stream_t, stream_t, const char*) {}
 inline stream_t side_stream(const char*) { return nullptr; }
 
+inline ::scanvec::detail::deferred_failure* deferred_record() { return ::scanvec::detail::this_thread().deferred; }
 inline void read_small(void* dst, const void* src, std::size_t bytes, stream_t, const char*) {
     if (bytes) std::memcpy(dst, src, bytes);
+    raise_deferred();
 }
 
 using ::scanvec::detail::result_buffer_bytes;
@@ -380,6 +402,7 @@ public:
     }
     void wait_into(void* dst) const {
         if (bytes_) std::memcpy(dst, bytes_held_, bytes_);
+        raise_deferred();
     }
 
 private:
@@ -391,9 +414,23 @@ private:
 
 inline void fill_zero(void* dst, std::size_t bytes, stream_t s, const char* op) { fill_bytes(dst, 0, bytes, s, op); }
 
+/// After a wait: throws the index_error of the first failure a deferred check
+/// recorded since the last one (sv::deferred_checks), and forgets it.
+inline void raise_deferred() {
+    auto* record = ::scanvec::detail::this_thread().deferred;
+    if (!record || !static_cast<volatile ::scanvec::detail::deferred_failure*>(record)->op) return;
+    const ::scanvec::detail::deferred_failure f = *record;
+    record->op = nullptr;
+    throw index_error(std::string(f.op) + ": index idx[" + std::to_string(f.position) + "] = " +
+                      std::to_string(f.value) + " is out of range for length " + std::to_string(f.bound));
+}
+
 }  // namespace backend
 
 /// Waits until the work this thread queued on its current stream has finished
-/// (and reports an error a kernel raised there).
-inline void synchronize() { backend::synchronize(current_stream(), "sv::synchronize"); }
+/// (and reports an error a kernel raised there, or a deferred check's failure).
+inline void synchronize() {
+    backend::synchronize(current_stream(), "sv::synchronize");
+    backend::raise_deferred();
+}
 SCANVEC_NAMESPACE_END

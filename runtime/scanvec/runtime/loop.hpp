@@ -27,11 +27,13 @@
 //   loop's, reused from call to call, given back after it).
 // - On CUDA the body is called once, while it is captured, so it must queue
 //   work and wait for nothing: no result read on the host (sv::reduce, a
-//   size read back, a checked call's verdict), no upload from the host, no
-//   other loop (loops do not nest). Checked calls wait for their verdict: use
-//   their unchecked forms inside the body, after checking the inputs once
-//   before the loop. Host-side values the body computes are computed once.
-//   On the host backend the body is called once a call, as written.
+//   size read back), no upload from the host, no other loop (loops do not
+//   nest). The checks of write, combining_write and back_permute are
+//   deferred there (runtime/deferred_checks.hpp: their error is thrown when
+//   the loop ends); other checked calls wait for their verdict, so use their
+//   unchecked forms inside the body, after checking the inputs once before
+//   the loop. Host-side values the body computes are computed once. On the
+//   host backend the body is called once a call, as written.
 // - max_calls bounds the calls (a loop whose test never turns 0 stops there).
 //
 // Returns the number of calls made. Waits for the device once (the count).
@@ -41,7 +43,9 @@
 // write into a vector moved in replaces nothing); per repeat_while, one
 // capture and one graph update (a few tens of microseconds of host time).
 //
-// Errors: sv::length_error if the body changes the length of a state vector;
+// Errors: sv::index_error from a deferred check in the body, when the loop
+// ends (the first failing call's); sv::length_error if the body changes the
+// length of a state vector;
 // sv::error (on CUDA) if the body waits for the device, starts another loop,
 // exchanges state vectors, or assigns a vector made before the loop that the
 // state does not name. When the body throws, the exception propagates; on

@@ -60,6 +60,15 @@ protected:
     ~capture_memory() = default;
 };
 
+/// The first failure a deferred check found (sv::deferred_checks), written
+/// where the check ran (on CUDA a kernel's store into pinned host memory) and
+/// read by the host at its next wait: op is the call's name (a string
+/// literal's address, so device code can store it), null while none.
+struct deferred_failure {
+    const char* op;
+    long long position, value, bound;
+};
+
 /// Bytes of the buffer for small results (backend::result_buffer).
 inline constexpr std::size_t result_buffer_bytes = 256;
 
@@ -88,12 +97,14 @@ struct thread_context {
     stream_t stream = nullptr;  ///< the innermost sv::on scope's, else the default stream
     runtime::observer_state observation;
     capture_memory* capture = nullptr;  ///< while a loop body is captured (sv::repeat_while; CUDA only)
+    int deferring = 0;                  ///< sv::deferred_checks scopes open on this thread
 #if defined(SCANVEC_BACKEND_CUDA)
     void* result_buffer = nullptr;           ///< pinned, result_buffer_bytes; made at first use
     std::vector<pinned_slot> free_reads;     ///< the asynchronous reads' slots not in use
     cudaEvent_t order_event = nullptr;       ///< backend::order_after's
     std::vector<cudaStream_t> side_streams;  ///< backend::side_stream's, by device ordinal
     cudaStream_t capture_stream = nullptr;   ///< repeat_on_device's (capture needs a stream of its own)
+    deferred_failure* deferred = nullptr;    ///< pinned; made at the first deferred check
     std::deque<kept_block> kept;             ///< a deque: references stay valid as blocks are added
 
     thread_context() = default;
@@ -113,6 +124,8 @@ struct thread_context {
         free_reads.clear();
         if (result_buffer) (void)cudaFreeHost(result_buffer);
         result_buffer = nullptr;
+        if (deferred) (void)cudaFreeHost(deferred);
+        deferred = nullptr;
         if (order_event) (void)cudaEventDestroy(order_event);
         order_event = nullptr;
         for (cudaStream_t s : side_streams)
@@ -123,6 +136,7 @@ struct thread_context {
     }
 #else
     alignas(16) unsigned char result_buffer[result_buffer_bytes];  ///< what work stores directly
+    deferred_failure deferred[1] = {};                              ///< what deferred checks store
 #endif
 };
 

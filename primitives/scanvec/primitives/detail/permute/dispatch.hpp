@@ -4,6 +4,7 @@
 // the host a bitmap per thread, else the generic check (docs/design/permutes.md).
 #pragma once
 
+#include <scanvec/primitives/detail/common/deferred.hpp>
 #include <scanvec/primitives/detail/permute/checks.hpp>
 #include <scanvec/primitives/detail/permute/generic.hpp>
 #include <scanvec/primitives/detail/permute/host.hpp>
@@ -109,6 +110,16 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
     auto i = reader(idx);
     [[maybe_unused]] auto s = current_stream();
 #if SCANVEC_CHECKS
+    if (checks_deferred()) {  // the first bad position stored for the host's next wait; a bad index reads T{}
+        runtime::scratch state(sizeof(unsigned long long));
+        auto* first_bad = state.as<unsigned long long>();
+        backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (deferred check)");
+        thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
+                          checked_gather<value_t<A>, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
+        backend::check_launch("back_permute");
+        store_failure("back_permute", first_bad, idx, a.size(), s);
+        return;
+    }
 #  if defined(SCANVEC_BACKEND_CUDA)
     if (gather_fails(i, reader(a), writer(r), index_t(idx.size()), index_t(a.size()))) {
         check_indices("back_permute", idx, a.size(), false);  // names the first bad position

@@ -1,8 +1,10 @@
 // scanvec/primitives/detail/write/checks.hpp - what write and combining_write
 // check: their arguments' types and lengths, and every target in range (one
-// reduction to the first bad position, and a wait for its verdict).
+// reduction to the first bad position, and a wait for its verdict, or its
+// verdict stored for later: detail/common/deferred.hpp).
 #pragma once
 
+#include <scanvec/primitives/detail/common/deferred.hpp>
 #include <scanvec/primitives/detail/scan/dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
@@ -33,6 +35,29 @@ template <class Idx> void expect_targets_in_range(const char* op, const Idx& idx
     if (first != ~0ull) throw_out_of_range(op, idx, first, bound);
 #else
     (void)op; (void)idx; (void)bound;
+#endif
+}
+
+/// The write's own check: as expect_targets_in_range, or where checks are
+/// deferred (sv::deferred_checks, a loop body on the device) the first bad
+/// position stored for the host's next wait, and true: the write must then
+/// skip the targets out of range itself.
+template <class Idx> bool check_targets(const char* op, const Idx& idx, std::size_t bound) {
+#if SCANVEC_CHECKS
+    if (idx.empty() || !checks_deferred()) {
+        expect_targets_in_range(op, idx, bound);
+        return false;
+    }
+    auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                               position_if_outside<decltype(reader(idx))>{reader(idx), index_t(bound)});
+    const stream_t s = current_stream();
+    runtime::scratch first(sizeof(unsigned long long));
+    reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first.as<unsigned long long>(), s);
+    store_failure(op, first.as<unsigned long long>(), idx, bound, s);
+    return true;
+#else
+    (void)op; (void)idx; (void)bound;
+    return false;
 #endif
 }
 

@@ -28,12 +28,19 @@ template <class K, class T, class Idx, class V> void write_elected(vector<T>& ds
     write_elected_passes(dst, idx, vals, winner.as<K>(), s);
 }
 
-/// The writes themselves, indices already known to be in range.
-template <class T, bool S, class Idx, class V> void write_into(vector<T, S>& dst, const Idx& idx, const V& vals) {
+/// The writes themselves, indices known to be in range, or (guarded: a
+/// deferred check) those out of range skipped.
+template <class T, bool S, class Idx, class V>
+void write_into(vector<T, S>& dst, const Idx& idx, const V& vals, bool guarded = false) {
     if (idx.empty()) return;
-    if constexpr (S) {  // one writer per target stores every field
+    if constexpr (S) {  // one writer per target stores every field (out of range: none)
         if (idx.size() <= std::numeric_limits<std::uint32_t>::max()) write_elected<std::uint32_t>(dst, idx, vals);
         else write_elected<std::uint64_t>(dst, idx, vals);
+    } else if (guarded) {
+        thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+                           scatter_in_range<decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
+                               reader(idx), reader(vals), writer(dst), index_t(dst.size())});
+        backend::check_launch("write");
     } else {  // one store per element: one of them stands
         auto v = reader(vals);
         thrust::scatter(policy(current_stream()), v, v + idx.size(), reader(idx), writer(dst));
@@ -41,6 +48,7 @@ template <class T, bool S, class Idx, class V> void write_into(vector<T, S>& dst
     }
 }
 
+/// The combining writes (a target out of range combines nothing: a deferred check's guard).
 template <class T, bool S, class Idx, class V, class Op>
 void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
     if (idx.empty()) return;
@@ -48,7 +56,7 @@ void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
         if constexpr (sizeof(T) < 4) define_word_past_end(dst.data(), dst.size(), current_stream());
         using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
         thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
-                           Combine{reader(idx), reader(vals), dst.data(), op});
+                           Combine{reader(idx), reader(vals), dst.data(), op, index_t(dst.size())});
         backend::check_launch("combining_write (atomic)");
     } else {
         combine_by_sorting(dst, idx, vals, op);

@@ -2,10 +2,12 @@
 // a scatter; a struct's write in two passes (every writer stores its position
 // at its target, then the one that stands stores its whole element); the
 // combining write by atomics, or by sorting the writes by target where the
-// element has no atomic (docs/design/writes.md).
+// element has no atomic (docs/design/writes.md). A target out of range writes
+// nothing (a deferred check's guard: the check stored its error for later).
 #pragma once
 
 #include <scanvec/primitives/detail/common/atomics.hpp>
+#include <scanvec/primitives/detail/permute/fingerprint.hpp>
 #include <scanvec/primitives/detail/sort/dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 
@@ -20,11 +22,16 @@ struct to_position {
     template <class J> SCANVEC_HD index_t operator()(const J& j) const { return index_t(j); }
 };
 
-/// Pass 1 of a struct write: every writer stores its position at its target; one store stands.
+/// Pass 1 of a struct write: every writer stores its position at its target
+/// (a target out of 0..bound-1 stores nothing); one store stands.
 template <class K, class IdxIt> struct elect_writer {
     IdxIt idx;
     K* winner;
-    SCANVEC_HD void operator()(index_t k) const { store_relaxed(winner + index_t(idx[k]), K(k)); }
+    index_t bound;
+    SCANVEC_HD void operator()(index_t k) const {
+        const auto j = static_cast<long long>(idx[k]);
+        if (in_range(j, bound)) store_relaxed(winner + index_t(j), K(k));
+    }
 };
 
 /// Pass 2: the elected writer of each target stores its whole element.
@@ -33,31 +40,48 @@ template <class K, class IdxIt, class In, class Out> struct write_if_elected {
     const K* winner;
     In vals;
     Out out;
+    index_t bound;
     SCANVEC_HD void operator()(index_t k) const {
-        const index_t j = index_t(idx[k]);
-        if (winner[j] == K(k)) out[j] = vals[k];
+        const auto j = static_cast<long long>(idx[k]);
+        if (in_range(j, bound) && winner[j] == K(k)) out[j] = vals[k];
+    }
+};
+
+/// out[idx[k]] = vals[k] where idx[k] lies in 0..bound-1 (a deferred check's guard).
+template <class IdxIt, class In, class Out> struct scatter_in_range {
+    IdxIt idx;
+    In vals;
+    Out out;
+    index_t bound;
+    SCANVEC_HD void operator()(index_t k) const {
+        const auto j = static_cast<long long>(idx[k]);
+        if (in_range(j, bound)) out[j] = vals[k];
     }
 };
 
 /// Both passes over the whole grid; winner has room for dst.size() positions.
 template <class K, class T, class Idx, class V> void write_elected_passes(vector<T>& dst, const Idx& idx, const V& vals, K* winner, stream_t s) {
-    const index_t m = index_t(idx.size());
+    const index_t m = index_t(idx.size()), bound = index_t(dst.size());
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
-                       elect_writer<K, decltype(reader(idx))>{reader(idx), winner});
+                       elect_writer<K, decltype(reader(idx))>{reader(idx), winner, bound});
     backend::check_launch("write (elect one writer per target)");
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
                        write_if_elected<K, decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
-                           reader(idx), winner, reader(vals), writer(dst)});
+                           reader(idx), winner, reader(vals), writer(dst), bound});
     backend::check_launch("write (elected writers)");
 }
 
-/// out[idx[k]] = out[idx[k]] op vals[k], atomically.
+/// out[idx[k]] = out[idx[k]] op vals[k], atomically (a target out of 0..bound-1 combines nothing).
 template <class T, class Op, class IdxIt, class In> struct combine_at {
     IdxIt idx;
     In vals;
     T* out;
     Op op;
-    SCANVEC_HD void operator()(index_t k) const { atomic_combine(out + index_t(idx[k]), T(vals[k]), op); }
+    index_t bound;
+    SCANVEC_HD void operator()(index_t k) const {
+        const auto j = static_cast<long long>(idx[k]);
+        if (in_range(j, bound)) atomic_combine(out + index_t(j), T(vals[k]), op);
+    }
 };
 
 /// Zeroes the bytes between the end of n elements at p and the next 4-byte
@@ -71,16 +95,25 @@ template <class T> void define_word_past_end(T* p, std::size_t n, stream_t s) {
     backend::fill_zero(p + n, 4 - end % 4, s, "combining_write (the last element's word)");
 }
 
-/// out[key[u]] = dst[key[u]] op sums[u] for each distinct target u.
+/// out[key[u]] = dst[key[u]] op sums[u] for each distinct target u (in 0..bound-1).
 template <class Op, class KeyIt, class SumIt, class In, class Out> struct combine_run {
     KeyIt keys;
     SumIt sums;
     In dst;
     Out out;
     Op op;
+    index_t bound;
     SCANVEC_HD void operator()(index_t u) const {
         const index_t j = keys[u];
-        out[j] = op(dst[j], sums[u]);
+        if (in_range(j, bound)) out[j] = op(dst[j], sums[u]);
+    }
+};
+
+/// A target, or bound for one out of 0..bound-1 (sorted past every good one).
+struct position_or_bound {
+    index_t bound;
+    template <class J> SCANVEC_HD index_t operator()(const J& j) const {
+        return in_range(static_cast<long long>(j), bound) ? index_t(j) : bound;
     }
 };
 
@@ -89,7 +122,7 @@ template <class T, class Idx, class V, class Op>
 void combine_by_sorting(vector<T>& dst, const Idx& idx, const V& vals, Op op) {
     const std::size_t m = idx.size();
     auto s = current_stream();
-    vector<index_t> targets = materialize(lazy::map(to_position{}, idx));
+    vector<index_t> targets = materialize(lazy::map(position_or_bound{index_t(dst.size())}, idx));
     vector<index_t> order = materialize(lazy::index(m));
     sort_pairs(targets.begin(), targets.end(), order.begin(), s);
     backend::check_launch("combining_write (sort by target)");
@@ -102,7 +135,8 @@ void combine_by_sorting(vector<T>& dst, const Idx& idx, const V& vals, Op op) {
     const index_t runs = index_t(ends.first - keys.begin());
     thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), runs,
                        combine_run<Op, const index_t*, decltype(reader(sums)), decltype(reader(dst)),
-                                   decltype(writer(dst))>{keys.data(), reader(sums), reader(dst), writer(dst), op});
+                                   decltype(writer(dst))>{keys.data(), reader(sums), reader(dst), writer(dst), op,
+                                                          index_t(dst.size())});
     backend::check_launch("combining_write (combine into dst)");
 }
 

@@ -11,11 +11,11 @@ SCANVEC_NAMESPACE_BEGIN namespace detail {
 /// makes the block's elections visible to all its threads.
 template <class K, class IdxIt, class In, class Out>
 __global__ void __launch_bounds__(write_policy::elected_block_threads)
-    write_elected_one_block(IdxIt idx, In vals, Out out, K* winner, index_t m) {
-    const elect_writer<K, IdxIt> elect{idx, winner};
+    write_elected_one_block(IdxIt idx, In vals, Out out, K* winner, index_t m, index_t bound) {
+    const elect_writer<K, IdxIt> elect{idx, winner, bound};
     for (index_t k = index_t(threadIdx.x); k < m; k += index_t(blockDim.x)) elect(k);
     __syncthreads();
-    const write_if_elected<K, IdxIt, In, Out> store{idx, winner, vals, out};
+    const write_if_elected<K, IdxIt, In, Out> store{idx, winner, vals, out, bound};
     for (index_t k = index_t(threadIdx.x); k < m; k += index_t(blockDim.x)) store(k);
 }
 
@@ -25,7 +25,7 @@ inline bool write_fits_one_block(std::size_t m) { return m <= write_policy::elec
 template <class K, class T, class Idx, class V>
 void write_elected_in_one_block(vector<T>& dst, const Idx& idx, const V& vals, K* winner, stream_t s) {
     write_elected_one_block<<<1, write_policy::elected_block_threads, 0, s>>>(reader(idx), reader(vals), writer(dst),
-                                                                             winner, index_t(idx.size()));
+                                                                             winner, index_t(idx.size()), index_t(dst.size()));
     backend::check_launch("write (elect and write, one block)");
 }
 
