@@ -20,6 +20,10 @@
 // BFS's, the components union-find's up to renaming, the ranks the walk's,
 // the primes the sequential sieve's. The rows' notes give the
 // rounds and the model's steps (sv::trace).
+//
+// `calls` (bench_calls): programs of many small steps (BFS over a path,
+// labels by minimum propagation over a path, in a loop on the device and in
+// a host loop) and the host's cost of one call at 2^10.
 #include "harness.hpp"
 
 #include <scanvec/algorithms/breadth_first_search.hpp>
@@ -32,6 +36,8 @@
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/deferred_checks.hpp>
+#include <scanvec/runtime/loop.hpp>
 #include <scanvec/runtime/stream.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/split.hpp>
@@ -596,6 +602,70 @@ struct is_odd {
 struct plus_one {
     SCANVEC_HD int operator()(int v) const { return v + 1; }
 };
+struct labels_differ {
+    SCANVEC_HD bool operator()(int a, int b) const { return a != b; }
+};
+
+/// One round of minimum-label propagation over directed edges: every vertex
+/// takes the least label among its own and its in-neighbours'; and whether any
+/// label changed, left on the device.
+struct propagate_labels {
+    const sv::vector<int>& from;
+    const sv::vector<int>& to;
+    sv::device_value<bool> operator()(sv::vector<int>& label) const {
+        auto next = sv::combining_write(label, to, sv::lazy::back_permute(label, from), sv::min<int>{}, sv::unchecked);
+        auto changed = sv::reduce_to_device(sv::lazy::map(labels_differ{}, next, label), sv::logical_or{});
+        label = std::move(next);
+        return changed;
+    }
+};
+
+/// Labels by minimum propagation on a path of n vertices (n rounds of three
+/// small steps: the label 0 walks one vertex a round), in a loop on the device
+/// (sv::repeat_while), the same steps in a host loop that reads each round's
+/// test, and a sequential loop.
+void label_propagation_rows(suite& s, std::size_t n) {
+    std::vector<int> from_h, to_h;
+    for (std::size_t v = 0; v + 1 < n; ++v) {
+        from_h.insert(from_h.end(), {int(v), int(v + 1)});
+        to_h.insert(to_h.end(), {int(v + 1), int(v)});
+    }
+    const sv::vector<int> from(from_h), to(to_h);
+    const sv::vector<int> start = sv::map(SCANVEC_FN(sv::index_t v) { return int(v); }, sv::lazy::index(n));
+    const propagate_labels round{from, to};
+    config c(s, "calls", "path of " + std::to_string(n) + " vertices, labels by minimum propagation (" +
+                             std::to_string(n) + " rounds)", "int32", n);
+    c.keys(0);
+    c.alternative("sequential rounds (host CPU)", "sequential", [&] {
+        std::vector<int> label(n);
+        std::iota(label.begin(), label.end(), 0);
+        for (bool changed = true; changed;) {
+            std::vector<int> next = label;
+            for (std::size_t e = 0; e < from_h.size(); ++e)
+                next[std::size_t(to_h[e])] = std::min(next[std::size_t(to_h[e])], label[std::size_t(from_h[e])]);
+            changed = next != label;
+            label.swap(next);
+        }
+    });
+    c.alternative("the same sv:: steps in a host loop (reads each round's test)", "host loop", [&] {
+        sv::vector<int> label = start;
+        while (round(label).get()) {
+        }
+    });
+    c.scanvec_call("sv::repeat_while (the device repeats the rounds)",
+                   [&](std::string& note) {
+                       sv::vector<int> label = start;
+                       const std::size_t rounds = sv::repeat_while(label, [&] { return round(label); });
+                       note = "rounds " + std::to_string(rounds);
+                       if (rounds != n) return std::string("ran " + std::to_string(rounds) + " rounds");
+                       return label.to_host() == std::vector<int>(n, 0) ? std::string() : std::string("labels not all 0");
+                   },
+                   [&] {
+                       sv::vector<int> label = start;
+                       sv::repeat_while(label, [&] { return round(label); });
+                   });
+    c.finish();
+}
 
 }  // namespace
 
@@ -604,6 +674,7 @@ struct plus_one {
 /// model queues) or where the call reads a result back (its alternative then too).
 void bench_calls(suite& s) {
     bfs_rows(s, path_graph(20000), "path of 20000 vertices, BFS from the middle (10^4 levels)", 10000, "calls");
+    label_propagation_rows(s, 5000);
 
     const std::size_t n = 1024;
     const auto a = small_values<int>(n);
@@ -648,6 +719,13 @@ void bench_calls(suite& s) {
     host_cost_row(s, n, "sv::back_permute (checked: reads its verdict)", [&] { auto r = sv::back_permute(a, perm); },
                   "thrust::gather (par_nosync)", "thrust gather",
                   [&] { thrust::gather(nosync, perm.begin(), perm.end(), a.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::back_permute (checked, deferred: sv::deferred_checks)",
+                  [&] {
+                      sv::deferred_checks deferred;
+                      auto r = sv::back_permute(a, perm);
+                  },
+                  "thrust::gather (par_nosync)", "thrust gather",
+                  [&] { thrust::gather(nosync, perm.begin(), perm.end(), a.begin(), out.begin()); });
     host_cost_row(s, n, "sv::pack (reads its count)", [&] { auto r = sv::pack(a, flags); },
                   "cub::DeviceSelect::Flagged + count read", "cub select + read", [&] {
                       cub_select();
@@ -658,6 +736,16 @@ void bench_calls(suite& s) {
     host_cost_row(s, n, "sv::radix_sort", [&] { auto r = sv::radix_sort(a); }, "cub::DeviceRadixSort::SortKeys",
                   "cub radix sort", [&] { cub_sort(); });
     host_cost_row(s, n, "sv::write (unchecked, moved in)", [&] { out = sv::write(std::move(out), perm, a, sv::unchecked); },
+                  "thrust::scatter (par_nosync)", "thrust scatter",
+                  [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::write (checked: reads its verdict, moved in)", [&] { out = sv::write(std::move(out), perm, a); },
+                  "thrust::scatter (par_nosync)", "thrust scatter",
+                  [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
+    host_cost_row(s, n, "sv::write (checked, deferred: sv::deferred_checks, moved in)",
+                  [&] {
+                      sv::deferred_checks deferred;
+                      out = sv::write(std::move(out), perm, a);
+                  },
                   "thrust::scatter (par_nosync)", "thrust scatter",
                   [&] { thrust::scatter(nosync, a.begin(), a.end(), perm.begin(), out.begin()); });
     if (sink == 42) std::printf(" ");  // the reads are used

@@ -12,6 +12,7 @@
 #include <scanvec/runtime/trace.hpp>
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/interop.hpp>
+#include <scanvec/runtime/deferred_checks.hpp>
 #include <scanvec/runtime/loop.hpp>
 #include <scanvec/runtime/stream.hpp>
 #include <scanvec/runtime/vector.hpp>
