@@ -25,7 +25,9 @@
 //
 // The other checks (permute's, the lengths, the nested calls') are not
 // deferred: outside a device loop they wait as before; inside one they are
-// refused (sv::repeat_while says why). Without checks (SCANVEC_CHECKS=0)
+// refused (sv::repeat_while says why). Nor are those of the distributed
+// calls' local steps: a failure there must reach every rank at the call's
+// next collective, not one rank at its next wait. Without checks (SCANVEC_CHECKS=0)
 // nothing is checked either way. Scopes nest; the scope only counts, it
 // never waits. docs/design/loops.md says how.
 #pragma once

@@ -56,6 +56,15 @@ public:
     template <class F> bool run(F&& f) noexcept {
         unshared_ = true;
         if (error_) return false;
+        // a check deferred past the collective would fail on one rank alone, later:
+        // the local steps check as they go (sv::deferred_checks does not reach them)
+        int& deferring = ::scanvec::detail::this_thread().deferring;
+        struct restore {
+            int& count;
+            int before;
+            ~restore() { count = before; }
+        } keep_deferring{deferring, deferring};
+        deferring = 0;
         try {
             f();
             return true;
