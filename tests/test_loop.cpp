@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace loop_test {
@@ -110,6 +111,34 @@ TEST_CASE("repeat_while: several state vectors, a struct's every field, and a wr
             CHECK(got[v].rank == sv::index_t(n - 1 - k));
             CHECK(got[v].next == order[n - 1]);
         }
+    }
+}
+
+TEST_CASE("repeat_while: threads run their own loops at once") {
+    // each thread captures into its own pool and graph; the memory cache is shared
+    const std::size_t n = 70001;
+    std::vector<std::vector<sv::index_t>> got(4);
+    std::vector<std::size_t> calls(4);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            sv::vector<sv::index_t> p(loop_test::random_forest(n, 100 + t));
+            for (int round = 0; round < 3; ++round) {
+                sv::vector<sv::index_t> q = p;
+                calls[t] = sv::repeat_while(q, [&] {
+                    q = sv::back_permute(q, q, sv::unchecked);
+                    return sv::reduce_to_device(sv::lazy::map(not_at_root{}, q, sv::lazy::back_permute(q, q)),
+                                                sv::logical_or{});
+                });
+                got[t] = q.to_host();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (int t = 0; t < 4; ++t) {
+        CAPTURE(t);
+        const auto [want_calls, roots] = loop_test::jump_sequentially(loop_test::random_forest(n, 100 + t));
+        CHECK(calls[t] == want_calls);
+        CHECK(got[t] == roots);
     }
 }
 
