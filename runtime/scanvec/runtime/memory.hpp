@@ -211,10 +211,14 @@ public:
     /// vector is made, or when every vector is gone.
     void set_resource(const memory_resource& r) {
         if (!r.allocate || !r.deallocate) throw error("scanvec::memory::set_resource: both functions are needed");
+        // the blocks this thread's checks keep between calls are the cache's, not a vector's: given back
+        // first (other threads' stay, and count as in use)
+        if (process_wide_) ::scanvec::detail::this_thread().release_kept();
         std::lock_guard<std::mutex> lock(mutex_);
         if (stats_.bytes_in_use != 0)
             throw error("scanvec::memory::set_resource: " + std::to_string(stats_.bytes_in_use) +
-                        " bytes of scanvec memory are in use; set the resource before any vector exists");
+                        " bytes of scanvec memory are in use (by vectors, or kept by the checks of other threads "
+                        "until they end); set the resource before any vector exists");
         trim_locked();
         resource_ = r;
         const memory_resource own = backend_resource();

@@ -114,9 +114,7 @@ struct thread_context {
     /// after the main thread's context (a vector returning its block at exit)
     /// still reads the stream, and would make anew what it asks for.
     ~thread_context() {
-        for (kept_block& b : kept)
-            if (b.p && b.release) b.release(b.p, b.bytes);
-        kept.clear();
+        release_kept();
         for (pinned_slot& s : free_reads) {
             (void)cudaFreeHost(s.host);
             (void)cudaEventDestroy(s.done);
@@ -134,7 +132,14 @@ struct thread_context {
         if (capture_stream) (void)cudaStreamDestroy(capture_stream);
         capture_stream = nullptr;
     }
+    /// Gives the kept blocks back (the next check that needs one makes it again).
+    void release_kept() noexcept {
+        for (kept_block& b : kept)
+            if (b.p && b.release) b.release(b.p, b.bytes);
+        kept.clear();
+    }
 #else
+    void release_kept() noexcept {}
     alignas(16) unsigned char result_buffer[result_buffer_bytes];  ///< what work stores directly
     deferred_failure deferred[1] = {};                              ///< what deferred checks store
 #endif
