@@ -230,6 +230,22 @@ TEST_CASE("sv::memory: the process-wide cache's controls") {
     CHECK(sv::reduce(alive) == 1000);
 }
 
+TEST_CASE("sv::memory::set_resource after checked calls: the blocks the checks keep are no vector's") {
+    // on CUDA a checked permute keeps blocks from the cache for the thread's
+    // next checks; set_resource gives this thread's back before it asks that
+    // no memory be in use, and the next check makes them again
+    {
+        const sv::vector<int> a(test::random_values<int>(70001, 3));
+        const sv::vector<sv::index_t> perm(test::random_permutation(70001, 4));
+        CHECK(sv::permute(a, perm).size() == 70001);
+        CHECK(sv::back_permute(a, perm).size() == 70001);
+    }
+    CHECK_NOTHROW(sv::memory::set_resource(sv::runtime::backend_resource()));
+    const sv::vector<int> a(test::random_values<int>(1000, 5));
+    const sv::vector<sv::index_t> perm(test::random_permutation(1000, 6));
+    CHECK(sv::permute(sv::permute(a, perm), perm).size() == 1000);
+}
+
 // One call of a countdown: word[to] <- word[from] - 1, and the test whether
 // it is still above 0 (one thread; nothing allocated).
 struct count_down {
