@@ -126,16 +126,7 @@ public:
             p = resource_.allocate(size, resource_.context);
         }
         if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
-        stats_.backend_allocations++;
-        stats_.bytes_in_use += size;
-        if (process_wide_ && !exit_release_registered_) {
-            // Registered after the source's first block, so after the CUDA
-            // runtime set up its own teardown at exit: exit handlers run in
-            // the reverse order, so this one frees while the runtime still can.
-            exit_release_registered_ = true;
-            (void)std::atexit(release_process_cache_at_exit);
-        }
-        return p;
+        return from_source_locked(p, size);
     }
 
     /// Takes a block back. `owner` is the stream the block was allocated on;
@@ -179,7 +170,7 @@ public:
     /// For a loop body being captured (runtime/detail/loop/cuda/capture_pool.hpp):
     /// a block that the captured work, launched later on `launch`, may use with
     /// no ordering: one freed on that stream (whose earlier work the launch
-    /// follows), else a new one from the source. Queues nothing (the capture
+    /// follows) or whose work has finished, else a new one from the source. Queues nothing (the capture
     /// would take it in); no trimming (that waits). A request as any other
     /// for the statistics and fail_after.
     void* allocate_for_capture(std::size_t bytes, stream_t launch) {
@@ -189,7 +180,7 @@ public:
         auto [first, last] = free_.equal_range(size);
         for (auto it = first; it != last; ++it) {
             free_block& b = it->second;
-            if (b.stream != launch || (b.done && !backend::event_done(b.done))) continue;
+            if (b.done ? !backend::event_done(b.done) : b.stream != launch) continue;  // its work may still run
             void* p = b.p;
             if (b.done) events_.push_back(std::exchange(b.done, nullptr));
             free_.erase(it);
@@ -200,9 +191,7 @@ public:
         }
         void* p = resource_.allocate(size, resource_.context);
         if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
-        stats_.backend_allocations++;
-        stats_.bytes_in_use += size;
-        return p;
+        return from_source_locked(p, size);
     }
 
     /// Draws new blocks from r from now on (cached blocks go back to the old
@@ -298,6 +287,20 @@ public:
 
 private:
     static constexpr std::size_t no_failure = ~std::size_t(0);
+
+    /// A block new from the source, counted and handed out.
+    void* from_source_locked(void* p, std::size_t size) {
+        stats_.backend_allocations++;
+        stats_.bytes_in_use += size;
+        if (process_wide_ && !exit_release_registered_) {
+            // Registered after the source's first block, so after the CUDA
+            // runtime set up its own teardown at exit: exit handlers run in
+            // the reverse order, so this one frees while the runtime still can.
+            exit_release_registered_ = true;
+            (void)std::atexit(release_process_cache_at_exit);
+        }
+        return p;
+    }
 
     /// Fault injection (fail_after): throws for the request it counts down to.
     /// (trim: as the backend's out-of-memory path does; not while capturing, where it cannot wait)
