@@ -112,13 +112,8 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         injected_failure_locked(bytes);
         if (auto it = take_locked(size, s); it != free_.end()) {
-            void* p = it->second.p;
             ready_on_locked(it->second, s);
-            free_.erase(it);
-            stats_.cache_hits++;
-            stats_.bytes_cached -= size;
-            stats_.bytes_in_use += size;
-            return p;
+            return from_cache_locked(it, size);
         }
         void* p = resource_.allocate(size, resource_.context);
         if (!p) {  // give the cache back to the source and try once more
@@ -181,13 +176,8 @@ public:
         for (auto it = first; it != last; ++it) {
             free_block& b = it->second;
             if (b.done ? !backend::event_done(b.done) : b.stream != launch) continue;  // its work may still run
-            void* p = b.p;
             if (b.done) events_.push_back(std::exchange(b.done, nullptr));
-            free_.erase(it);
-            stats_.cache_hits++;
-            stats_.bytes_cached -= size;
-            stats_.bytes_in_use += size;
-            return p;
+            return from_cache_locked(it, size);
         }
         void* p = resource_.allocate(size, resource_.context);
         if (!p) throw out_of_memory(out_of_memory_message(bytes), bytes);
@@ -288,20 +278,6 @@ public:
 private:
     static constexpr std::size_t no_failure = ~std::size_t(0);
 
-    /// A block new from the source, counted and handed out.
-    void* from_source_locked(void* p, std::size_t size) {
-        stats_.backend_allocations++;
-        stats_.bytes_in_use += size;
-        if (process_wide_ && !exit_release_registered_) {
-            // Registered after the source's first block, so after the CUDA
-            // runtime set up its own teardown at exit: exit handlers run in
-            // the reverse order, so this one frees while the runtime still can.
-            exit_release_registered_ = true;
-            (void)std::atexit(release_process_cache_at_exit);
-        }
-        return p;
-    }
-
     /// Fault injection (fail_after): throws for the request it counts down to.
     /// (trim: as the backend's out-of-memory path does; not while capturing, where it cannot wait)
     void injected_failure_locked(std::size_t bytes, bool trim = true) {
@@ -346,6 +322,30 @@ private:
         } else if (b.stream != s) {
             backend::order_after(s, b.stream, "memory cache (reuse a block across streams)");
         }
+    }
+
+    /// A free block of the bin `size`, counted and handed out.
+    void* from_cache_locked(free_map::iterator it, std::size_t size) {
+        void* p = it->second.p;
+        free_.erase(it);
+        stats_.cache_hits++;
+        stats_.bytes_cached -= size;
+        stats_.bytes_in_use += size;
+        return p;
+    }
+
+    /// A block new from the source, counted and handed out.
+    void* from_source_locked(void* p, std::size_t size) {
+        stats_.backend_allocations++;
+        stats_.bytes_in_use += size;
+        if (process_wide_ && !exit_release_registered_) {
+            // Registered after the source's first block, so after the CUDA
+            // runtime set up its own teardown at exit: exit handlers run in
+            // the reverse order, so this one frees while the runtime still can.
+            exit_release_registered_ = true;
+            (void)std::atexit(release_process_cache_at_exit);
+        }
+        return p;
     }
 
     /// An event for a returned block, from the pool.
