@@ -44,8 +44,8 @@ template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> d
     detail::expect_written_values<T, V>();
     return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
-        const bool guarded = detail::check_targets("write", idx, dst.size());
-        detail::write_into(dst, idx, vals, guarded);
+        const bool later = detail::checks_targets_later("write", idx, dst.size());
+        detail::write_into(dst, idx, vals, later ? "write" : nullptr);
         return std::move(dst);
     }, idx, vals);
 }
@@ -71,8 +71,8 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
     detail::expect_written_values<T, V>();
     return detail::labelled({"combining_write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("combining_write", idx, vals);
-        (void)detail::check_targets("combining_write", idx, dst.size());  // its forms skip bad targets
-        detail::combine_into(dst, idx, vals, op);
+        const bool later = detail::checks_targets_later("combining_write", idx, dst.size());
+        detail::combine_into(dst, idx, vals, op, later ? "combining_write" : nullptr);
         return std::move(dst);
     }, idx, vals);
 }

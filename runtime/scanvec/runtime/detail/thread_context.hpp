@@ -84,6 +84,7 @@ struct kept_block {
     void (*release)(void*, std::size_t) = nullptr;
     unsigned epoch = 0;
     bool busy = false, clean = false;
+    cudaStream_t stream = nullptr;  ///< for state kept per stream (a deferred check's word)
 };
 
 /// A pinned host slot and the event that says its copy has landed (backend::async_read).
@@ -142,6 +143,7 @@ struct thread_context {
     void release_kept() noexcept {}
     alignas(16) unsigned char result_buffer[result_buffer_bytes];  ///< what work stores directly
     deferred_failure deferred[1] = {};                              ///< what deferred checks store
+    unsigned long long deferred_word = ~0ull;                       ///< a deferred check's first bad position
 #endif
 };
 

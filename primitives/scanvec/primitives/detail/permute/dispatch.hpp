@@ -111,9 +111,7 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
     [[maybe_unused]] auto s = current_stream();
 #if SCANVEC_CHECKS
     if (checks_deferred()) {  // the first bad position stored for the host's next wait; a bad index reads T{}
-        runtime::scratch state(sizeof(unsigned long long));
-        auto* first_bad = state.as<unsigned long long>();
-        backend::fill_bytes(first_bad, 0xff, sizeof(unsigned long long), s, "back_permute (deferred check)");
+        unsigned long long* first_bad = deferred_word();
         thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
                           checked_gather<value_t<A>, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
         backend::check_launch("back_permute");

@@ -38,27 +38,29 @@ template <class Idx> void expect_targets_in_range(const char* op, const Idx& idx
 #endif
 }
 
-/// The write's own check: as expect_targets_in_range, or where checks are
-/// deferred (sv::deferred_checks, a loop body on the device) the first bad
-/// position stored for the host's next wait, and true: the write must then
-/// skip the targets out of range itself.
-template <class Idx> bool check_targets(const char* op, const Idx& idx, std::size_t bound) {
+/// The write's own check: as expect_targets_in_range, unless checks are
+/// deferred (sv::deferred_checks, a loop body on the device): then nothing
+/// here, and true: the write checks as it goes (write_into's deferred_op).
+template <class Idx> bool checks_targets_later(const char* op, const Idx& idx, std::size_t bound) {
 #if SCANVEC_CHECKS
-    if (idx.empty() || !checks_deferred()) {
-        expect_targets_in_range(op, idx, bound);
-        return false;
-    }
+    if (!idx.empty() && checks_deferred()) return true;
+    expect_targets_in_range(op, idx, bound);
+#else
+    (void)op; (void)idx; (void)bound;
+#endif
+    return false;
+}
+
+/// A deferred check by its own pass: the first idx[k] outside [0, bound)
+/// stored for the host's next wait (the forms that cannot check in their
+/// own pass: a struct's write, a combining write by sorting).
+template <class Idx> void store_targets_outside(const char* op, const Idx& idx, std::size_t bound) {
     auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
                                                position_if_outside<decltype(reader(idx))>{reader(idx), index_t(bound)});
     const stream_t s = current_stream();
-    runtime::scratch first(sizeof(unsigned long long));
-    reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first.as<unsigned long long>(), s);
-    store_failure(op, first.as<unsigned long long>(), idx, bound, s);
-    return true;
-#else
-    (void)op; (void)idx; (void)bound;
-    return false;
-#endif
+    unsigned long long* first_bad = deferred_word();
+    reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first_bad, s);
+    store_failure(op, first_bad, idx, bound, s);
 }
 
 template <class Idx, class V> void expect_write_arguments(const char* op, const Idx& idx, const V& vals) {

@@ -4,6 +4,7 @@
 // them, else by sorting.
 #pragma once
 
+#include <scanvec/primitives/detail/write/checks.hpp>
 #include <scanvec/primitives/detail/write/generic.hpp>
 #include <scanvec/primitives/detail/write/policy.hpp>
 
@@ -28,37 +29,48 @@ template <class K, class T, class Idx, class V> void write_elected(vector<T>& ds
     write_elected_passes(dst, idx, vals, winner.as<K>(), s);
 }
 
-/// The writes themselves, indices known to be in range, or (guarded: a
-/// deferred check) those out of range skipped.
+/// The writes themselves, indices known to be in range; or, with
+/// deferred_op (a deferred check, detail/common/deferred.hpp), those out of
+/// range skipped and the first of them stored for the host's next wait under
+/// that name: in the write's own pass where it is one scatter, else by a
+/// check's pass first.
 template <class T, bool S, class Idx, class V>
-void write_into(vector<T, S>& dst, const Idx& idx, const V& vals, bool guarded = false) {
+void write_into(vector<T, S>& dst, const Idx& idx, const V& vals, const char* deferred_op = nullptr) {
     if (idx.empty()) return;
+    const stream_t s = current_stream();
     if constexpr (S) {  // one writer per target stores every field (out of range: none)
+        if (deferred_op) store_targets_outside(deferred_op, idx, dst.size());
         if (idx.size() <= std::numeric_limits<std::uint32_t>::max()) write_elected<std::uint32_t>(dst, idx, vals);
         else write_elected<std::uint64_t>(dst, idx, vals);
-    } else if (guarded) {
-        thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+    } else if (deferred_op) {
+        unsigned long long* first_bad = deferred_word();
+        thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
                            scatter_in_range<decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
-                               reader(idx), reader(vals), writer(dst), index_t(dst.size())});
+                               reader(idx), reader(vals), writer(dst), index_t(dst.size()), first_bad});
         backend::check_launch("write");
+        store_failure(deferred_op, first_bad, idx, dst.size(), s);
     } else {  // one store per element: one of them stands
         auto v = reader(vals);
-        thrust::scatter(policy(current_stream()), v, v + idx.size(), reader(idx), writer(dst));
+        thrust::scatter(policy(s), v, v + idx.size(), reader(idx), writer(dst));
         backend::check_launch("write");
     }
 }
 
-/// The combining writes (a target out of range combines nothing: a deferred check's guard).
+/// The combining writes (a target out of range combines nothing); deferred_op as for write_into.
 template <class T, bool S, class Idx, class V, class Op>
-void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op) {
+void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op, const char* deferred_op = nullptr) {
     if (idx.empty()) return;
+    const stream_t s = current_stream();
     if constexpr (has_atomic_combine_v<T>) {
-        if constexpr (sizeof(T) < 4) define_word_past_end(dst.data(), dst.size(), current_stream());
+        if constexpr (sizeof(T) < 4) define_word_past_end(dst.data(), dst.size(), s);
+        unsigned long long* first_bad = deferred_op ? deferred_word() : nullptr;
         using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
-        thrust::for_each_n(policy(current_stream()), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
-                           Combine{reader(idx), reader(vals), dst.data(), op, index_t(dst.size())});
+        thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), index_t(idx.size()),
+                           Combine{reader(idx), reader(vals), dst.data(), op, index_t(dst.size()), first_bad});
         backend::check_launch("combining_write (atomic)");
+        if (deferred_op) store_failure(deferred_op, first_bad, idx, dst.size(), s);
     } else {
+        if (deferred_op) store_targets_outside(deferred_op, idx, dst.size());
         combine_by_sorting(dst, idx, vals, op);
     }
 }

@@ -47,15 +47,18 @@ template <class K, class IdxIt, class In, class Out> struct write_if_elected {
     }
 };
 
-/// out[idx[k]] = vals[k] where idx[k] lies in 0..bound-1 (a deferred check's guard).
+/// out[idx[k]] = vals[k] where idx[k] lies in 0..bound-1, else k min-reduced
+/// into first_bad (a deferred check in the write's own pass).
 template <class IdxIt, class In, class Out> struct scatter_in_range {
     IdxIt idx;
     In vals;
     Out out;
     index_t bound;
+    unsigned long long* first_bad;
     SCANVEC_HD void operator()(index_t k) const {
         const auto j = static_cast<long long>(idx[k]);
         if (in_range(j, bound)) out[j] = vals[k];
+        else atomic_min(first_bad, (unsigned long long)k);
     }
 };
 
@@ -71,16 +74,20 @@ template <class K, class T, class Idx, class V> void write_elected_passes(vector
     backend::check_launch("write (elected writers)");
 }
 
-/// out[idx[k]] = out[idx[k]] op vals[k], atomically (a target out of 0..bound-1 combines nothing).
+/// out[idx[k]] = out[idx[k]] op vals[k], atomically; a target out of
+/// 0..bound-1 combines nothing (and with first_bad, a deferred check, its k
+/// is min-reduced there).
 template <class T, class Op, class IdxIt, class In> struct combine_at {
     IdxIt idx;
     In vals;
     T* out;
     Op op;
     index_t bound;
+    unsigned long long* first_bad;
     SCANVEC_HD void operator()(index_t k) const {
         const auto j = static_cast<long long>(idx[k]);
         if (in_range(j, bound)) atomic_combine(out + index_t(j), T(vals[k]), op);
+        else if (first_bad) atomic_min(first_bad, (unsigned long long)k);
     }
 };
 
