@@ -142,9 +142,14 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
         throw;
     }
     pool.stop();
-    graph->make_executable(op);
-    backend::fill_zero(counts.get(), sizeof(repeat_counts), launch, op);
-    backend::check(cudaGraphLaunch(graph->executable(), launch), op);
+    try {  // nothing has run until the launch
+        graph->make_executable(op);
+        backend::fill_zero(counts.get(), sizeof(repeat_counts), launch, op);
+        backend::check(cudaGraphLaunch(graph->executable(), launch), op);
+    } catch (...) {
+        restore_state(arrays, launch);
+        throw;
+    }
     pool.give_back();  // in the launch stream's order: after the loop
     repeat_counts ran{};
     backend::read_small(&ran, counts.get(), sizeof(ran), launch, op);
