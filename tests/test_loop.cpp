@@ -377,4 +377,14 @@ TEST_CASE("deferred_checks: a checked call in a loop on the device; its error at
           }) == "back_permute: index idx[" + std::to_string(n - 3) + "] = " + std::to_string(n + 2) +
                    " is out of range for length " + std::to_string(n));
     CHECK(a.size() == n);
+    // the failure ends the loop, even one whose test never turns 0
+    std::size_t calls = 0;
+    CHECK(loop_test::index_error_of([&] {
+              calls = sv::repeat_while(a, [&] {
+                  a = sv::back_permute(a, bad);
+                  return sv::reduce_to_device(sv::lazy::distribute(1, 1));
+              });
+          }) == "back_permute: index idx[" + std::to_string(n - 3) + "] = " + std::to_string(n + 2) +
+                   " is out of range for length " + std::to_string(n));
+    CHECK(calls == 0);  // it threw
 }

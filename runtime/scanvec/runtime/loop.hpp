@@ -44,7 +44,7 @@
 // capture and one graph update (a few tens of microseconds of host time).
 //
 // Errors: sv::index_error from a deferred check in the body, when the loop
-// ends (the first failing call's); sv::length_error if the body changes the
+// ends (the first failing call's; the loop stops after the call that failed); sv::length_error if the body changes the
 // length of a state vector;
 // sv::error (on CUDA) if the body waits for the device, starts another loop,
 // exchanges state vectors, or assigns a vector made before the loop that the

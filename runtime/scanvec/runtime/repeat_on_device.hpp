@@ -215,7 +215,7 @@ template <class Body> repeat_loop prepare_repeat(int period, Body body) {
             for (int k = 0; k < period; ++k) {
                 const index_t* test = body();
                 detail::repeat_tally_call<<<1, 1, 0, capture>>>(test, loop.counts_.as<detail::repeat_counts>(), condition,
-                                                                k + 1 == period, ~0ull);
+                                                                k + 1 == period, ~0ull, nullptr);
                 backend::check_launch(op);
             }
         } catch (...) {

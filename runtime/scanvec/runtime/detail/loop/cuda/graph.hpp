@@ -25,14 +25,18 @@ struct repeat_counts {
 };
 
 /// After each call: the tally, and after a period's last call the loop's
-/// condition: go on while the test is nonzero and fewer than `limit` calls ran.
+/// condition: go on while the test is nonzero, fewer than `limit` calls ran,
+/// and no deferred check has stored a failure (`failure`, the thread's record,
+/// when not null: the loop ends with the call that failed, and its error is
+/// raised at the host's wait).
 template <class Test>
 __global__ void repeat_tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
-                                  unsigned long long limit) {
+                                  unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
     const bool go = *test != Test(0);
     counts->calls += 1;
     counts->nonzero += go ? 1 : 0;
-    if (last) cudaGraphSetConditional(loop, go && counts->calls < limit ? 1u : 0u);
+    const bool failed = failure && *static_cast<const char* const volatile*>(&failure->op);
+    if (last) cudaGraphSetConditional(loop, go && !failed && counts->calls < limit ? 1u : 0u);
 }
 
 /// This thread's stream for captures: capture needs a stream other than the

@@ -121,7 +121,7 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
             using T = std::decay_t<decltype(*test.ptr())>;
             carry_state_back(arrays, pool, capture);
             repeat_tally_call<T><<<1, 1, 0, capture>>>(test.ptr(), counts.as<repeat_counts>(), graph->condition(), true,
-                                                        max_calls);
+                                                        max_calls, backend::deferred_record());
             backend::check_launch(op);
         } catch (...) {
             cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
