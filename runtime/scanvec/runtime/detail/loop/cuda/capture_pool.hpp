@@ -25,7 +25,6 @@
 #include <cstddef>
 #include <map>
 #include <utility>
-#include <vector>
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime::detail {
 
@@ -57,16 +56,11 @@ public:
             reusable_.erase(it);
             return p;
         }
-        drawn_.emplace(nullptr, bin);  // room first: the block is never lost to a failed insert
-        void* p = nullptr;
-        try {
-            p = memory().allocate_for_capture(bytes, launch_);
-        } catch (...) {
-            drawn_.erase(nullptr);
-            throw;
-        }
-        drawn_.erase(nullptr);
-        drawn_.emplace(p, bin);
+        // the map's node first: inserting it back allocates nothing, so a block drawn is never lost
+        auto room = drawn_.extract(drawn_.emplace(nullptr, bin).first);
+        void* p = memory().allocate_for_capture(bytes, launch_);
+        room.key() = p;
+        drawn_.insert(std::move(room));
         return p;
     }
 
