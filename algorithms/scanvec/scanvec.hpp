@@ -12,6 +12,7 @@
 #include <scanvec/runtime/trace.hpp>
 #include <scanvec/runtime/sequence.hpp>
 #include <scanvec/runtime/interop.hpp>
+#include <scanvec/runtime/bounded.hpp>
 #include <scanvec/runtime/deferred_checks.hpp>
 #include <scanvec/runtime/loop.hpp>
 #include <scanvec/runtime/stream.hpp>
@@ -24,6 +25,7 @@
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/segmented_scan.hpp>
 #include <scanvec/primitives/segment_descriptor.hpp>

@@ -10,6 +10,7 @@
 
 #include <scanvec/primitives/detail/elementwise/map.hpp>
 #include <scanvec/primitives/detail/common/one_device_only.hpp>
+#include <scanvec/runtime/bounded.hpp>
 #include <scanvec/runtime/label.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
@@ -42,7 +43,8 @@ template <class T> auto distribute(const T& v, std::size_t n) { return view(thru
 
 /// r[i] = f(a[i], b[i], ...). Struct results are stored as struct-of-arrays.
 /// O(n) work, one step; queued (no wait).
-template <class F, class A, class... B, std::enable_if_t<!detail::any_dist_vector_v<A, B...>, int> = 0>
+template <class F, class A, class... B,
+          std::enable_if_t<!detail::any_dist_vector_v<A, B...> && !(is_bounded_v<A> || ... || is_bounded_v<B>), int> = 0>
 auto map(F f, const A& a, const B&... b) {
     static_assert(is_sequence_v<A> && (is_sequence_v<B> && ...), "sv::map(f, a, ...): a, ... must be vectors or views");
     return detail::labelled({"map", {"A", "B", "C", "D", "E", "F"}, "Map"}, a.size(), [&] {

@@ -26,6 +26,7 @@
 // no check and no wait, and a bad index is undefined behaviour. Length
 // mismatches of idx and vals throw sv::length_error with both lengths.
 //
+// Indices whose length lives on the device (sv::bounded): primitives/bounded.hpp.
 // How they run: docs/design/writes.md.
 #pragma once
 
@@ -33,6 +34,7 @@
 #include <scanvec/primitives/detail/write/checks.hpp>
 #include <scanvec/primitives/detail/write/dispatch.hpp>
 #include <scanvec/primitives/permute.hpp>
+#include <scanvec/runtime/bounded.hpp>
 
 SCANVEC_NAMESPACE_BEGIN
 
@@ -40,7 +42,8 @@ SCANVEC_NAMESPACE_BEGIN
 /// the values sent there wins (unspecified which; a struct is written whole).
 /// O(idx.size()) work on dst's own memory when dst is moved in, one step; checked,
 /// it waits for the device (the index check's verdict).
-template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
+template <class T, bool S, class Idx, class V, std::enable_if_t<!is_bounded_v<Idx>, int> = 0>
+vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
     detail::expect_written_values<T, V>();
     return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
         detail::expect_write_arguments("write", idx, vals);
@@ -52,7 +55,7 @@ template <class T, bool S, class Idx, class V> vector<T, S> write(vector<T, S> d
 
 /// The same for indices the caller guarantees to lie in 0..dst.size()-1 (built
 /// by the program, as a pack of checked targets): no check, no wait.
-template <class T, bool S, class Idx, class V>
+template <class T, bool S, class Idx, class V, std::enable_if_t<!is_bounded_v<Idx>, int> = 0>
 vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t) {
     detail::expect_written_values<T, V>();
     return detail::labelled({"write", {"D", "Index", "Values"}, "D"}, idx.size(), [&] {
@@ -65,7 +68,7 @@ vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t)
 /// r[j] = dst[j] op (every vals[k] with idx[k] == j); op associative and commutative.
 /// O(idx.size()) work on dst's own memory when dst is moved in, one step; it
 /// waits for the device (the index check's verdict).
-template <class T, bool S, class Idx, class V, class Op>
+template <class T, bool S, class Idx, class V, class Op, std::enable_if_t<!is_bounded_v<Idx>, int> = 0>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op) {
     detail::expect_commutative<Op>();
     detail::expect_written_values<T, V>();
@@ -78,7 +81,7 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
 }
 
 /// The same for indices the caller guarantees to lie in 0..dst.size()-1: no check, no wait.
-template <class T, bool S, class Idx, class V, class Op>
+template <class T, bool S, class Idx, class V, class Op, std::enable_if_t<!is_bounded_v<Idx>, int> = 0>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op, unchecked_t) {
     detail::expect_commutative<Op>();
     detail::expect_written_values<T, V>();

@@ -421,6 +421,9 @@ inline void raise_deferred() {
     if (!record || !static_cast<volatile ::scanvec::detail::deferred_failure*>(record)->op) return;
     const ::scanvec::detail::deferred_failure f = *record;
     record->op = nullptr;
+    if (f.kind == 1)
+        throw length_error(std::string(f.op) + ": the result has " + std::to_string(f.value) +
+                           " elements, more than its capacity " + std::to_string(f.bound));
     throw index_error(std::string(f.op) + ": index idx[" + std::to_string(f.position) + "] = " +
                       std::to_string(f.value) + " is out of range for length " + std::to_string(f.bound));
 }

@@ -98,8 +98,12 @@ template <class X> void add_row(table& t, const char* name, const X& x) {
 template <class R, class = void> struct has_size : std::false_type {};
 template <class R> struct has_size<R, std::void_t<decltype(std::declval<const R&>().size())>> : std::true_type {};
 
+template <class R, class = void> struct has_capacity : std::false_type {};
+template <class R> struct has_capacity<R, std::void_t<decltype(std::declval<const R&>().capacity())>> : std::true_type {};
+
 template <class R> std::size_t result_size(const R& r) {
-    if constexpr (has_size<R>::value) return std::size_t(r.size());
+    if constexpr (has_capacity<R>::value) return std::size_t(r.capacity());  // a length on the device is not read
+    else if constexpr (has_size<R>::value) return std::size_t(r.size());
     else return 1;  // a scalar result
 }
 

@@ -18,12 +18,15 @@
 //
 // Contract:
 // - body() takes no arguments and returns a sv::device_value<T> (T arithmetic
-//   or bool), the test: the loop repeats while the test a call leaves is
+//   or bool), the test, or a reference to one the state holds (a bounded
+//   vector's length()): the loop repeats while the test a call leaves is
 //   nonzero, and at least once (repeat ... while).
 // - state names every vector the body assigns, as std::tie(a, b, ...) (or
 //   one vector): the body may give each a new value of the same length
 //   (a = f(a, b), or a write into a vector moved in); other vectors it only
-//   reads. It may make and drop temporaries freely (their memory is the
+//   reads. A sv::bounded vector in the state keeps its capacity and may
+//   change its length (runtime/bounded.hpp: a frontier that grows and
+//   shrinks); a sv::device_value in the state is a number the body updates. It may make and drop temporaries freely (their memory is the
 //   loop's, reused from call to call, given back after it).
 // - On CUDA the body is called once, while it is captured, so it must queue
 //   work and wait for nothing: no result read on the host (sv::reduce, a
@@ -54,6 +57,7 @@
 // call that finished. docs/design/loops.md says how the loop is built.
 #pragma once
 
+#include <scanvec/runtime/bounded.hpp>
 #include <scanvec/runtime/detail/loop/dispatch.hpp>
 #include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/vector.hpp>

@@ -67,6 +67,9 @@ protected:
 struct deferred_failure {
     const char* op;
     long long position, value, bound;
+    /// 0: idx[position] = value is out of range for length bound; 1: a
+    /// result of value elements exceeded its capacity bound.
+    int kind;
 };
 
 /// Bytes of the buffer for small results (backend::result_buffer).

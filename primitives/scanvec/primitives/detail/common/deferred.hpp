@@ -45,6 +45,7 @@ template <class IdxIt> struct store_first_failure {
         record->position = static_cast<long long>(k);
         record->value = static_cast<long long>(idx[index_t(k)]);
         record->bound = bound;
+        record->kind = 0;
         record->op = op;
     }
 };

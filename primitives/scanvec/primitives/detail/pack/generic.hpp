@@ -49,29 +49,39 @@ template <class T, class Move> vector<T> packed_count_last(std::size_t n, stream
     return r;
 }
 
+/// Index = enumerate(Flags) over n flags, with the count at Index[n].
+template <class Flags> vector<index_t> pack_positions(const Flags& flags, std::size_t n, stream_t s) {
+    vector<index_t> index(n + 1, no_init);
+    exclusive_scan_with_total_n(reader(lazy::map(flag_to_count{}, flags)), n, index.data(), plus<index_t>{},
+                                index_t(0), s);
+    return index;
+}
+
+/// Permutes the flagged elements of a (n = a.size()) to their Index in r, and
+/// stores the count at *count when count is given.
+template <class A, class Flags, class R>
+void pack_scatter_to(const A& a, const Flags& flags, const vector<index_t>& index, R& r, index_t* count, stream_t s) {
+    const std::size_t n = a.size();
+    auto in = reader(a);
+    auto f = reader(flags);
+    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), index_t(n),
+                       pack_scatter<decltype(in), decltype(f), decltype(writer(r))>{in, f, index.data(), writer(r),
+                                                                                    index_t(n), count});
+    backend::check_launch("pack");
+}
+
 /// pack past one block: a scan of the flags (the count at its end), then a
 /// scatter that reads them again.
 template <class A, class Flags> vector<value_t<A>> pack_by_scan(const A& a, const Flags& flags, stream_t s) {
     const std::size_t n = a.size();
-    // Index = enumerate(Flags), with the count at Index[n]
-    vector<index_t> index(n + 1, no_init);
-    exclusive_scan_with_total_n(reader(lazy::map(flag_to_count{}, flags)), n, index.data(), plus<index_t>{},
-                                index_t(0), s);
-    // permute the flagged elements to Index
-    auto scatter = [&](vector<value_t<A>>& r, index_t* count) {
-        auto in = reader(a);
-        auto f = reader(flags);
-        thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), index_t(n),
-                           pack_scatter<decltype(in), decltype(f), decltype(writer(r))>{in, f, index.data(), writer(r),
-                                                                                        index_t(n), count});
-        backend::check_launch("pack");
-    };
+    vector<index_t> index = pack_positions(flags, n, s);
     // one pass moves the elements and stores the count in pinned memory: one wait, no copy
-    if (n <= pack_policy::scatter_before_count_max) return packed_count_last<value_t<A>>(n, s, scatter);
+    if (n <= pack_policy::scatter_before_count_max)
+        return packed_count_last<value_t<A>>(
+            n, s, [&](vector<value_t<A>>& r, index_t* count) { pack_scatter_to(a, flags, index, r, count, s); });
     vector<value_t<A>> r(std::size_t(index[n]), no_init);
-    scatter(r, nullptr);
+    pack_scatter_to(a, flags, index, r, nullptr, s);
     return r;
 }
-
 
 } SCANVEC_NAMESPACE_END

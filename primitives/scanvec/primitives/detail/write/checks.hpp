@@ -5,6 +5,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/common/deferred.hpp>
+#include <scanvec/primitives/detail/common/live.hpp>
 #include <scanvec/primitives/detail/scan/dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
@@ -54,12 +55,19 @@ template <class Idx> bool checks_targets_later(const char* op, const Idx& idx, s
 /// A deferred check by its own pass: the first idx[k] outside [0, bound)
 /// stored for the host's next wait (the forms that cannot check in their
 /// own pass: a struct's write, a combining write by sorting).
-template <class Idx> void store_targets_outside(const char* op, const Idx& idx, std::size_t bound) {
-    auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
-                                               position_if_outside<decltype(reader(idx))>{reader(idx), index_t(bound)});
+/// With live (idx bounded), the positions below *live only.
+template <class Idx>
+void store_targets_outside(const char* op, const Idx& idx, std::size_t bound, const index_t* live = nullptr) {
+    const position_if_outside<decltype(reader(idx))> outside{reader(idx), index_t(bound)};
     const stream_t s = current_stream();
     unsigned long long* first_bad = deferred_word();
-    reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first_bad, s);
+    if (live) {
+        auto bad = masked(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), outside), live, ~0ull);
+        reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first_bad, s);
+    } else {
+        auto bad = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), outside);
+        reduce_into(bad, idx.size(), min<unsigned long long>{}, ~0ull, first_bad, s);
+    }
     store_failure(op, first_bad, idx, bound, s);
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <scanvec/primitives/detail/common/atomics.hpp>
+#include <scanvec/primitives/detail/common/live.hpp>
 #include <scanvec/primitives/detail/permute/fingerprint.hpp>
 #include <scanvec/primitives/detail/sort/dispatch.hpp>
 #include <scanvec/primitives/elementwise.hpp>
@@ -48,7 +49,7 @@ template <class K, class IdxIt, class In, class Out> struct write_if_elected {
 };
 
 /// out[idx[k]] = vals[k] where idx[k] lies in 0..bound-1, else k min-reduced
-/// into first_bad (a deferred check in the write's own pass).
+/// into first_bad when given (a deferred check in the write's own pass).
 template <class IdxIt, class In, class Out> struct scatter_in_range {
     IdxIt idx;
     In vals;
@@ -58,20 +59,21 @@ template <class IdxIt, class In, class Out> struct scatter_in_range {
     SCANVEC_HD void operator()(index_t k) const {
         const auto j = static_cast<long long>(idx[k]);
         if (in_range(j, bound)) out[j] = vals[k];
-        else atomic_min(first_bad, (unsigned long long)k);
+        else if (first_bad) atomic_min(first_bad, (unsigned long long)k);
     }
 };
 
-/// Both passes over the whole grid; winner has room for dst.size() positions.
-template <class K, class T, class Idx, class V> void write_elected_passes(vector<T>& dst, const Idx& idx, const V& vals, K* winner, stream_t s) {
-    const index_t m = index_t(idx.size()), bound = index_t(dst.size());
-    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
-                       elect_writer<K, decltype(reader(idx))>{reader(idx), winner, bound});
-    backend::check_launch("write (elect one writer per target)");
-    thrust::for_each_n(policy(s), thrust::counting_iterator<index_t>(0), m,
-                       write_if_elected<K, decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
-                           reader(idx), winner, reader(vals), writer(dst), bound});
-    backend::check_launch("write (elected writers)");
+/// Both passes over the whole grid (with live, the positions below *live);
+/// winner has room for dst.size() positions.
+template <class K, class T, class Idx, class V>
+void write_elected_passes(vector<T>& dst, const Idx& idx, const V& vals, K* winner, const index_t* live, stream_t s) {
+    const index_t bound = index_t(dst.size());
+    for_each_position(idx.size(), elect_writer<K, decltype(reader(idx))>{reader(idx), winner, bound}, live, s,
+                      "write (elect one writer per target)");
+    for_each_position(idx.size(),
+                      write_if_elected<K, decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
+                          reader(idx), winner, reader(vals), writer(dst), bound},
+                      live, s, "write (elected writers)");
 }
 
 /// out[idx[k]] = out[idx[k]] op vals[k], atomically; a target out of

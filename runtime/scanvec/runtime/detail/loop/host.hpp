@@ -30,7 +30,7 @@ std::size_t repeat_while_on_host(const std::tuple<V&...>& state, Body& body, std
     const std::vector<state_array> arrays = arrays_of(state);
     std::size_t calls = 0;
     for (;;) {
-        const auto test = body();
+        decltype(auto) test = body();
         ++calls;
         expect_lengths_kept(arrays);
         using T = std::decay_t<decltype(*test.ptr())>;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
+#include <scanvec/runtime/bounded.hpp>
+#include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/fields.hpp>
 #include <scanvec/runtime/vector.hpp>
 
@@ -54,6 +56,40 @@ template <class T> void add_arrays(vector<T>& v, std::vector<state_array>& out) 
         a.size_before = v.size();
         out.push_back(a);
     }
+}
+
+/// The array of one number in device memory, held by owner (a device_value,
+/// a bounded vector's length) and remade by remake.
+template <class Owner> state_array number_array(Owner& owner, void* (*data)(void*), void (*remake)(void*, std::size_t),
+                                                std::size_t bytes) {
+    state_array a;
+    a.vec = &owner;
+    a.data = data;
+    a.size = [](void*) { return std::size_t(1); };
+    a.element_bytes = bytes;
+    a.remake = remake;
+    a.before = data(&owner);
+    a.size_before = 1;
+    return a;
+}
+
+/// A device_value of the state (a counter the body advances): its one number.
+template <class T> void add_arrays(device_value<T>& v, std::vector<state_array>& out) {
+    out.push_back(number_array(
+        v, [](void* p) -> void* { return static_cast<device_value<T>*>(p)->ptr(); },
+        [](void* p, std::size_t) {
+            auto* d = static_cast<device_value<T>*>(p);
+            *d = device_value<T>(d->stream());
+        },
+        sizeof(T)));
+}
+
+/// A bounded vector of the state: its room's arrays and its length.
+template <class T> void add_arrays(bounded<T>& b, std::vector<state_array>& out) {
+    add_arrays(b.room(), out);
+    out.push_back(number_array(
+        b, [](void* p) -> void* { return const_cast<index_t*>(static_cast<bounded<T>*>(p)->length_ptr()); },
+        [](void* p, std::size_t) { static_cast<bounded<T>*>(p)->remake_length(); }, sizeof(index_t)));
 }
 
 /// The arrays of every vector of the state, as they are now.

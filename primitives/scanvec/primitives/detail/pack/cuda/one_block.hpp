@@ -38,12 +38,16 @@ __global__ void __launch_bounds__(one_block_scan_shape<int>::threads)
 /// Whether pack_in_one_block takes n elements.
 inline bool pack_fits_one_block(std::size_t n) { return n <= std::size_t(one_block_scan_shape<int>::size); }
 
+/// Queues the pack of a (n = a.size(), fits one block) into r and the count's store at *count.
+template <class A, class Flags, class R> void pack_to_in_one_block(const A& a, const Flags& flags, R& r, index_t* count, stream_t s) {
+    pack_one_block<<<1, one_block_scan_shape<int>::threads, 0, s>>>(reader(a), reader(flags), writer(r),
+                                                                     int(a.size()), count);
+    backend::check_launch("pack (one block)");
+}
+
 template <class A, class Flags> vector<value_t<A>> pack_in_one_block(const A& a, const Flags& flags, stream_t s) {
-    const std::size_t n = a.size();
-    return packed_count_last<value_t<A>>(n, s, [&](vector<value_t<A>>& r, index_t* count) {
-        pack_one_block<<<1, one_block_scan_shape<int>::threads, 0, s>>>(reader(a), reader(flags), writer(r), int(n),
-                                                                         count);
-        backend::check_launch("pack (one block)");
+    return packed_count_last<value_t<A>>(a.size(), s, [&](vector<value_t<A>>& r, index_t* count) {
+        pack_to_in_one_block(a, flags, r, count, s);
     });
 }
 

@@ -117,7 +117,7 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
         backend::check(cudaStreamBeginCaptureToGraph(capture, body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed),
                        op);
         try {
-            const auto test = body();
+            decltype(auto) test = body();
             using T = std::decay_t<decltype(*test.ptr())>;
             carry_state_back(arrays, pool, capture);
             repeat_tally_call<T><<<1, 1, 0, capture>>>(test.ptr(), counts.as<repeat_counts>(), graph->condition(), true,
