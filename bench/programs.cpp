@@ -32,6 +32,7 @@
 #include <scanvec/algorithms/maximal_independent_set.hpp>
 #include <scanvec/algorithms/primes.hpp>
 #include <scanvec/algorithms/radix_sort.hpp>
+#include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/elementwise.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
@@ -45,6 +46,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <thread>
 
 #if defined(SCANVEC_BACKEND_CUDA)
@@ -322,6 +324,63 @@ void bench_write(suite& s, std::size_t n) {
     combining_rows(s, n, 256, "sv::combining_write (+, 256 slots)", "combining +, n values into 256 slots (histogram)");
 }
 
+struct frontier_degree {
+    const sv::index_t* off;
+    SCANVEC_HD sv::index_t operator()(sv::index_t v) const { return off[v + 1] - off[v]; }
+};
+struct frontier_edge {
+    const sv::index_t* off;
+    SCANVEC_HD sv::index_t operator()(sv::index_t v, sv::index_t j, sv::index_t start) const { return off[v] + j - start; }
+};
+struct target_vertex {
+    SCANVEC_HD sv::index_t operator()(int w) const { return w; }
+};
+struct claims_unvisited {
+    SCANVEC_HD bool operator()(sv::index_t d, sv::index_t via, sv::index_t j) const { return d < 0 && via == j; }
+};
+struct one_further {
+    SCANVEC_HD sv::index_t operator()(sv::index_t d) const { return d + 1; }
+};
+struct same_vertex {
+    SCANVEC_HD sv::index_t operator()(sv::index_t v) const { return v; }
+};
+struct frontier_step {
+    sv::index_t k, dst;
+};
+SCANVEC_FIELDS(frontier_step, k, dst)
+struct make_frontier_step {
+    SCANVEC_HD frontier_step operator()(sv::index_t k, sv::index_t dst) const { return {k, dst}; }
+};
+
+/// BFS distances as a user writes it with sv:: steps: every level in one
+/// sv::repeat_while, the frontier a sv::bounded vector (its length never read
+/// by the host), capacity max(n, m).
+std::vector<sv::index_t> bounded_frontier_bfs(const graph& g, int source) {
+    const std::size_t n = g.n, c = std::max(n, g.h_targets.size());
+    const sv::vector<sv::index_t>& offsets = g.adj.segments().offsets();
+    sv::vector<sv::index_t> dist(n, sv::index_t(-1)), via(n, sv::index_t(-1));
+    dist.set(std::size_t(source), 0);
+    sv::bounded<sv::index_t> frontier(sv::vector<sv::index_t>{source}, c);
+    sv::repeat_while(std::tie(dist, via, frontier), [&]() -> const sv::device_value<sv::index_t>& {
+        auto slots = sv::allocate(sv::lazy::map(frontier_degree{offsets.data()}, frontier), c);
+        auto k = slots.lazy_ids();
+        sv::bounded<sv::index_t> dst = sv::map(
+            target_vertex{}, sv::lazy::back_permute(g.adj.values(),
+                                                    sv::lazy::map(frontier_edge{offsets.data()}, sv::lazy::back_permute(frontier, k),
+                                                                  slots.lazy_index(), sv::lazy::back_permute(slots.starts(), k))));
+        via = sv::write(std::move(via), dst, slots.lazy_index(), sv::unchecked);
+        auto won = sv::lazy::map(claims_unvisited{}, sv::lazy::back_permute(dist, dst), sv::lazy::back_permute(via, dst),
+                                 slots.lazy_index());
+        sv::bounded<frontier_step> e = sv::pack(sv::lazy::map(make_frontier_step{}, k, dst), won, sv::length_on_device);
+        sv::bounded<sv::index_t> d = sv::map(
+            one_further{}, sv::lazy::back_permute(dist, sv::lazy::back_permute(frontier, e.field<&frontier_step::k>())));
+        dist = sv::write(std::move(dist), e.field<&frontier_step::dst>(), d, sv::unchecked);
+        frontier = sv::map(same_vertex{}, e.field<&frontier_step::dst>());
+        return frontier.length();
+    });
+    return dist.to_host();
+}
+
 /// Breadth-first search from `source` (symmetric compressed rows) against the
 /// sequential queue BFS and, on CUDA, a Thrust BFS (one kernel and one count read per level).
 void bfs_rows(suite& s, const graph& g, const std::string& shape, int source, const char* family = "programs") {
@@ -353,6 +412,10 @@ void bfs_rows(suite& s, const graph& g, const std::string& shape, int source, co
         }
     });
 #endif
+    if (std::string(family) == "calls")  // checked as it runs: a wrong answer is the row's error
+        c.alternative("sv:: steps, bounded frontier, sv::repeat_while (a user's program)", "bounded loop", [&] {
+            if (bounded_frontier_bfs(g, source) != want) throw std::runtime_error("distances differ from the sequential BFS");
+        });
     c.scanvec_call("sv::breadth_first_search",
                    [&](std::string& note) {
                        sv::trace t;
