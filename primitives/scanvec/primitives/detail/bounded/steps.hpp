@@ -5,6 +5,7 @@
 
 #include <scanvec/primitives/detail/common/live.hpp>
 #include <scanvec/primitives/detail/elementwise/map.hpp>
+#include <scanvec/primitives/detail/segments/functors.hpp>
 #include <scanvec/runtime/bounded.hpp>
 #include <scanvec/runtime/error.hpp>
 
@@ -94,15 +95,7 @@ template <class T, class In> bounded<T> evaluate_bounded(In in, const common_bou
 struct segment_of_live_position {
     const index_t* off;
     const index_t* live;
-    SCANVEC_HD index_t operator()(index_t i) const {
-        index_t lo = 0, hi = read_only(live);  // off[lo] <= i < off[hi]
-        while (hi - lo > 1) {
-            const index_t mid = lo + (hi - lo) / 2;
-            if (off[mid] <= i) lo = mid;
-            else hi = mid;
-        }
-        return lo;
-    }
+    SCANVEC_HD index_t operator()(index_t i) const { return segment_holding(off, read_only(live), i); }
 };
 
 /// One thread: the slots' total (*sum) becomes their length, or, past the

@@ -64,18 +64,21 @@ struct store_offset {
 
 /// The segment number of position i: the last k with off[k] <= i, by binary
 /// search of the count + 1 offsets (the empty segments before it share its offset).
+SCANVEC_HD inline index_t segment_holding(const index_t* off, index_t count, index_t i) {
+    index_t lo = 0, hi = count;  // off[lo] <= i < off[hi]
+    while (hi - lo > 1) {
+        const index_t mid = lo + (hi - lo) / 2;
+        if (off[mid] <= i) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/// segment_holding as a functor of the position.
 struct segment_of_position {
     const index_t* off;
     index_t count;
-    SCANVEC_HD index_t operator()(index_t i) const {
-        index_t lo = 0, hi = count;  // off[lo] <= i < off[hi]
-        while (hi - lo > 1) {
-            const index_t mid = lo + (hi - lo) / 2;
-            if (off[mid] <= i) lo = mid;
-            else hi = mid;
-        }
-        return lo;
-    }
+    SCANVEC_HD index_t operator()(index_t i) const { return segment_holding(off, count, i); }
 };
 
 /// Offsets that decrease from k to k + 1.
