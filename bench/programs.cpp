@@ -341,9 +341,6 @@ struct claims_unvisited {
 struct one_further {
     SCANVEC_HD sv::index_t operator()(sv::index_t d) const { return d + 1; }
 };
-struct same_vertex {
-    SCANVEC_HD sv::index_t operator()(sv::index_t v) const { return v; }
-};
 struct frontier_step {
     sv::index_t k, dst;
 };
@@ -372,10 +369,10 @@ std::vector<sv::index_t> bounded_frontier_bfs(const graph& g, int source) {
         auto won = sv::lazy::map(claims_unvisited{}, sv::lazy::back_permute(dist, dst), sv::lazy::back_permute(via, dst),
                                  slots.lazy_index());
         sv::bounded<frontier_step> e = sv::pack(sv::lazy::map(make_frontier_step{}, k, dst), won, sv::length_on_device);
-        sv::bounded<sv::index_t> d = sv::map(
+        auto one_more = sv::lazy::map(
             one_further{}, sv::lazy::back_permute(dist, sv::lazy::back_permute(frontier, e.field<&frontier_step::k>())));
-        dist = sv::write(std::move(dist), e.field<&frontier_step::dst>(), d, sv::unchecked);
-        frontier = sv::map(same_vertex{}, e.field<&frontier_step::dst>());
+        dist = sv::write(std::move(dist), e.field<&frontier_step::dst>(), one_more, sv::unchecked);
+        frontier = std::move(e).take_field<&frontier_step::dst>();
         return frontier.length();
     });
     return dist.to_host();

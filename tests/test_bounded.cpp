@@ -147,12 +147,11 @@ inline std::pair<std::size_t, std::vector<sv::index_t>> distances(const csr& g, 
         auto won = sv::lazy::map(won_unvisited{}, sv::lazy::back_permute(dist, dst), sv::lazy::back_permute(via, dst),
                                  slots.lazy_index());
         sv::bounded<edge> e = sv::pack(sv::lazy::map(make_edge{}, k, dst), won, sv::length_on_device);
-        // Dist <- Dist <- {(F', Dist[F[K']] + 1)}
-        sv::bounded<sv::index_t> d =
-            sv::map(plus_one{}, sv::lazy::back_permute(dist, sv::lazy::back_permute(frontier, e.field<&edge::k>())));
-        dist = sv::write(std::move(dist), e.field<&edge::dst>(), d, sv::unchecked);
+        // Dist <- Dist <- {(F', Dist[F[K']] + 1)} (read where the level wrote nothing)
+        auto one_more = sv::lazy::map(plus_one{}, sv::lazy::back_permute(dist, sv::lazy::back_permute(frontier, e.field<&edge::k>())));
+        dist = sv::write(std::move(dist), e.field<&edge::dst>(), one_more, sv::unchecked);
         // F <- F', while #F > 0
-        frontier = sv::map(same{}, e.field<&edge::dst>());
+        frontier = std::move(e).take_field<&edge::dst>();
         return frontier.length();
     });
     return {levels, dist.to_host()};

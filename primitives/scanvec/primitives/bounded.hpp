@@ -39,6 +39,8 @@
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/bounded.hpp>
 
+#include <thrust/iterator/tabulate_output_iterator.h>
+
 #include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
@@ -100,8 +102,9 @@ bounded<detail::element_t<A>> pack(const A& a, const Flags& flags, length_on_dev
         const stream_t s = current_stream();
         const std::size_t n = detail::extent(a);
         detail::expect_same_length("pack", n, detail::extent(flags));
-        bounded<T> r(n);
-        if (n == 0) return r;
+        if (n == 0) return bounded<T>(0);
+        // the pack stores the count: the length needs no fill
+        bounded<T> r(vector<T>(n, no_init), std::make_shared<device_value<index_t>>(s));
         index_t* count = const_cast<index_t*>(r.length_ptr());
         if constexpr (is_bounded_v<A> || is_bounded_v<Flags>) {  // positions past the length are not flagged
             const detail::common_bound c = detail::common_bound_of("pack", a, flags);
@@ -283,18 +286,18 @@ bounded_segments allocate(const Counts& counts, std::size_t capacity) {
         const stream_t s = current_stream();
         const detail::common_bound c = detail::common_bound_of("allocate", counts);
         const std::size_t m = counts.capacity();
-        // Starts <- +-scan(Counts), the sum after the last (the masked counts add 0)
+        // Starts <- +-scan(Counts); the sum after the last (the masked counts add 0) is the total
         vector<index_t> starts(m + 1, no_init);
+        auto total = std::make_shared<device_value<index_t>>(s);
         detail::exclusive_scan_with_total_n(
             detail::masked(thrust::make_transform_iterator(detail::reader(detail::room_view(counts)),
                                                            detail::convert_to<index_t>{}),
                            c.live(), index_t(0)),
-            m, starts.data(), plus<index_t>{}, index_t(0), s);
-        auto total = std::make_shared<device_value<index_t>>(s);
-        thrust::for_each_n(detail::policy(s), thrust::counting_iterator<index_t>(0), 1,
-                           detail::total_within_capacity{starts.data() + m, total->ptr(), index_t(capacity), "allocate",
-                                                         backend::deferred_record()});
-        backend::check_launch("allocate");
+            m,
+            thrust::make_tabulate_output_iterator(detail::store_start{starts.data(), index_t(m), total->ptr(),
+                                                                      index_t(capacity), "allocate",
+                                                                      backend::deferred_record()}),
+            plus<index_t>{}, index_t(0), s);
         return bounded_segments(bounded<index_t>(std::move(starts), detail::owned_length(c.length, s)), std::move(total),
                                 capacity);
     });

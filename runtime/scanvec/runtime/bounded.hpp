@@ -132,6 +132,12 @@ public:
         const auto& f = room_.template field<Member>();
         return bounded_view<decltype(detail::reader(f))>(detail::reader(f), capacity(), length_);
     }
+    /// One field's array of a struct's elements moved out as a bounded vector
+    /// of the same length (no copy; the other fields are left unusable).
+    template <auto Member> auto take_field() && {
+        using F = std::decay_t<decltype(room_.template field<Member>())>;
+        return bounded<typename F::value_type>(std::move(room_.template field<Member>()), length_);
+    }
     /// Shares the length (for the steps that make a bounded vector of the same length).
     const std::shared_ptr<device_value<index_t>>& shared_length() const { return length_; }
 

@@ -98,24 +98,27 @@ struct segment_of_live_position {
     SCANVEC_HD index_t operator()(index_t i) const { return segment_holding(off, read_only(live), i); }
 };
 
-/// One thread: the slots' total (*sum) becomes their length, or, past the
-/// capacity, length 0 and the failure stored for the host's next wait.
-struct total_within_capacity {
-    const index_t* sum;
+/// Stores each start as the scan writes it; at position m (after every
+/// count) the total becomes the slots' length, or, past the capacity, length
+/// 0 and the failure stored for the host's next wait.
+struct store_start {
+    index_t* starts;
+    index_t m;
     index_t* length;
     index_t capacity;
     const char* op;
     deferred_failure* record;
-    SCANVEC_HD void operator()(index_t) const {
-        const index_t t = *sum;
-        if (t <= capacity) {
-            *length = t;
+    SCANVEC_HD void operator()(index_t i, index_t v) const {
+        starts[i] = v;
+        if (i != m) return;
+        if (v <= capacity) {
+            *length = v;
             return;
         }
         *length = 0;
         if (record->op) return;
         record->position = 0;
-        record->value = static_cast<long long>(t);
+        record->value = static_cast<long long>(v);
         record->bound = static_cast<long long>(capacity);
         record->kind = 1;
         record->op = op;

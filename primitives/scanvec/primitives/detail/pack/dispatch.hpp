@@ -1,7 +1,8 @@
 // scanvec/primitives/detail/pack/dispatch.hpp - the one place pack chooses
 // its form: on CUDA a vector that fits one block is packed by one launch; every
 // other pack is the generic scan and scatter, lazy flags computed once first.
-// The same choice for a pack whose count stays on the device (pack_to).
+// A pack whose count stays on the device (pack_to) past one block is CUB's
+// select on CUDA (nothing to read back, so its one pass serves).
 #pragma once
 
 #include <scanvec/primitives/detail/pack/generic.hpp>
@@ -9,6 +10,7 @@
 
 #if defined(SCANVEC_BACKEND_CUDA)
 #include <scanvec/primitives/detail/pack/cuda/one_block.hpp>
+#include <scanvec/primitives/detail/pack/cuda/select.hpp>
 #endif
 
 #include <type_traits>
@@ -30,13 +32,15 @@ template <class A, class Flags> vector<value_t<A>> pack_dispatch(const A& a, con
 template <class A, class Flags, class R> void pack_to(const A& a, const Flags& flags, R& r, index_t* count, stream_t s) {
 #if defined(SCANVEC_BACKEND_CUDA)
     if (pack_fits_one_block(a.size())) return pack_to_in_one_block(a, flags, r, count, s);
-#endif
+    pack_to_by_select(a, flags, r, count, s);  // one pass: the flags read once
+#else
     if constexpr (std::is_pointer_v<decltype(reader(flags))>) {
         pack_scatter_to(a, flags, pack_positions(flags, a.size(), s), r, count, s);
     } else {
         const auto set = materialize(lazy::map(is_set{}, flags));
         pack_scatter_to(a, set, pack_positions(set, a.size(), s), r, count, s);
     }
+#endif
 }
 
 } SCANVEC_NAMESPACE_END
