@@ -27,6 +27,14 @@
 //           F   <- F'
 //       (Parent, Distance)
 //
+// Small levels (a frontier and its edges within one block: a search along a
+// path, the first and last levels of any) would pay the host a wait each.
+// Once one comes, the device repeats them by itself (sv::repeat_while) while
+// the next stays small: the same small level on a bounded frontier (its length
+// on the device, runtime/bounded.hpp), Distance[F'] <- Distance[F[K']] + 1,
+// and the test whether the next frontier's edges fit. The host then takes the
+// frontier back and goes on.
+//
 // The writes are sv::write on vectors moved in (unchecked: every target was
 // checked once on entry), so a level's work is
 // proportional to the frontier and its edges, never to the number of
@@ -46,9 +54,11 @@
 #pragma once
 
 #include <scanvec/algorithms/detail/breadth_first_search.hpp>
+#include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/loop.hpp>
 
 #include <string>
 #include <type_traits>
@@ -88,6 +98,34 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
         for (index_t d = 1; !frontier.empty(); ++d) {
             // S <- allocate(Offsets[F + 1] - Offsets[F])
             segments s = allocate(lazy::back_permute(degree, frontier));
+            if (b::small_level(frontier.size(), s.total())) {  // the small levels, on the device while they stay small
+                bounded<index_t> f(frontier, b::small_level_max);
+                d += index_t(repeat_while(std::tie(t.parent, t.distance, via, f), [&] {
+                    // S <- allocate(Offsets[F + 1] - Offsets[F]); K <- segment-ids(S); Dst, as above
+                    bounded_segments s = allocate(lazy::back_permute(degree, f), b::small_level_max);
+                    auto k = s.lazy_ids();
+                    auto dst = lazy::map(detail::to_position{}, lazy::back_permute(adj.values(),
+                        lazy::map(b::edge_of{}, lazy::back_permute(lazy::back_permute(offsets, f), k), s.lazy_index(),
+                                  lazy::back_permute(s.starts(), k))));
+                    // Via <- Via <- {(Dst[j], j)}
+                    via = write(std::move(via), dst, s.lazy_index(), unchecked);
+                    // (K', F') <- pack((K, Dst), Parent[Dst] = -1 and Via[Dst] = index(#Dst))
+                    bounded<b::edge> e = pack(lazy::map(b::make_edge{}, k, dst),
+                                              lazy::map(b::won_unvisited{}, lazy::back_permute(t.parent, dst),
+                                                        lazy::back_permute(via, dst), s.lazy_index()),
+                                              length_on_device);
+                    // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', Distance[F[K']] + 1)}
+                    auto from = lazy::back_permute(f, e.field<&b::edge::k>());
+                    auto one_further = lazy::map(b::one_further{}, lazy::back_permute(t.distance, from));
+                    t.parent = write(std::move(t.parent), e.field<&b::edge::dst>(), from, unchecked);
+                    t.distance = write(std::move(t.distance), e.field<&b::edge::dst>(), one_further, unchecked);
+                    // F <- F', while F' and its edges fit the small levels
+                    f = std::move(e).take_field<&b::edge::dst>();
+                    return b::next_level_small(f, degree);
+                })) - 1;
+                frontier = f.to_vector();
+                continue;
+            }
             // Dst <- Targets[Offsets[F[K]] + index(S)]: slot j of segment K reads edge Offsets[F[K]] + j - S.starts[K]
             const auto edge_at = [&](const auto& k) {
                 return lazy::map(b::edge_of{}, lazy::back_permute(lazy::back_permute(offsets, frontier), k),

@@ -239,8 +239,9 @@ void scan_by_segment_n(In in, std::size_t n, Heads heads, Out out, Op op, T init
 /// commutes (is_commutative_v) goes to cub::DeviceReduce, which may combine in
 /// any order; any other to the order-keeping reduction. Thrust's OpenMP reduce
 /// keeps the order (each thread folds a contiguous interval, the intervals are
-/// combined in order).
-template <class In, class Op, class T> void reduce_into(In in, std::size_t n, Op op, T init, T* out, stream_t s) {
+/// combined in order). out is a pointer, or (an operator that commutes) an
+/// output iterator that stores a function of the reduction.
+template <class In, class Op, class T, class Out> void reduce_into(In in, std::size_t n, Op op, T init, Out out, stream_t s) {
 #if defined(SCANVEC_BACKEND_CUDA)
     if (n == 0) {
         thrust::fill_n(policy(s), out, 1, init);
