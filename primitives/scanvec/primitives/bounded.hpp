@@ -30,33 +30,15 @@
 #pragma once
 
 #include <scanvec/primitives/detail/bounded/steps.hpp>
-#include <scanvec/primitives/detail/common/deferred.hpp>
-#include <scanvec/primitives/detail/pack/dispatch.hpp>
-#include <scanvec/primitives/detail/segments/functors.hpp>
-#include <scanvec/primitives/detail/scan/dispatch.hpp>
 #include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/bounded.hpp>
 
-#include <thrust/iterator/tabulate_output_iterator.h>
-
+#include <memory>
 #include <type_traits>
 
 SCANVEC_NAMESPACE_BEGIN
-
-namespace detail {
-template <class T, bool S, class Idx, class V, class Op>
-vector<T, S> combining_write_bounded(vector<T, S> dst, const Idx& idx, const V& vals, Op op, const char* deferred_op) {
-    expect_commutative<Op>();
-    expect_written_values<T, std::decay_t<decltype(room_view(vals))>>();
-    static_assert(has_atomic_combine_v<T>, "sv::combining_write with bounded indices: the elements must have atomics "
-                                           "(arithmetic types; combine structs with unbounded indices)");
-    const common_bound c = common_bound_of("combining_write", idx, vals);
-    combine_into(dst, room_view(idx), room_view(vals), op, deferred_op, c.live());
-    return dst;
-}
-}  // namespace detail
 
 /// Tag: the result's length stays on the device (a sv::bounded result).
 struct length_on_device_t {};
@@ -97,24 +79,7 @@ inline auto index(const device_value<index_t>& n, std::size_t capacity) {
 /// (one launch where it fits one block); queued (no wait).
 template <class A, class Flags, std::enable_if_t<detail::is_sequence_or_bounded_v<A>, int> = 0>
 bounded<detail::element_t<A>> pack(const A& a, const Flags& flags, length_on_device_t) {
-    using T = detail::element_t<A>;
-    return detail::labelled("pack", detail::extent(a), [&] {
-        const stream_t s = current_stream();
-        const std::size_t n = detail::extent(a);
-        detail::expect_same_length("pack", n, detail::extent(flags));
-        if (n == 0) return bounded<T>(0);
-        // the pack stores the count: the length needs no fill
-        bounded<T> r(vector<T>(n, no_init), std::make_shared<device_value<index_t>>(s));
-        index_t* count = const_cast<index_t*>(r.length_ptr());
-        if constexpr (is_bounded_v<A> || is_bounded_v<Flags>) {  // positions past the length are not flagged
-            const detail::common_bound c = detail::common_bound_of("pack", a, flags);
-            detail::pack_to(detail::room_view(a), view(detail::masked(detail::reader(detail::room_view(flags)), c.live(), false), n),
-                            r.room(), count, s);
-        } else {
-            detail::pack_to(a, flags, r.room(), count, s);
-        }
-        return r;
-    });
+    return detail::labelled("pack", detail::extent(a), [&] { return detail::pack_bounded(a, flags); });
 }
 
 /// r[i] = f(x[i], ...) for the first length() positions: a bounded vector of
@@ -124,12 +89,7 @@ template <class F, class A, class... B,
                                (is_bounded_v<A> || ... || is_bounded_v<B>),
                            int> = 0>
 auto map(F f, const A& a, const B&... b) {
-    using R = std::decay_t<std::invoke_result_t<F, detail::element_t<A>, detail::element_t<B>...>>;
-    return detail::labelled("map", detail::extent(a), [&] {
-        const detail::common_bound c = detail::common_bound_of("map", a, b...);
-        return detail::evaluate_bounded<R>(detail::map_iterator(f, detail::room_view(a), detail::room_view(b)...), c,
-                                           "map");
-    });
+    return detail::labelled("map", detail::extent(a), [&] { return detail::map_bounded(f, a, b...); });
 }
 
 /// r[i] = a[idx[i]] for the first idx.length() positions (a bounded vector of
@@ -138,33 +98,15 @@ auto map(F f, const A& a, const B&... b) {
 /// at the next wait; with sv::unchecked a bad index is undefined behaviour.
 template <class A, class T> auto back_permute(const A& a, const bounded<T>& idx) { return back_permute(a, idx.view()); }
 template <class A, class It> bounded<detail::element_t<A>> back_permute(const A& a, const bounded_view<It>& idx) {
-    using T = detail::element_t<A>;
-    return detail::labelled("back_permute", idx.capacity(), [&] {
-        const detail::common_bound c = detail::common_bound_of("back_permute", idx);
-#if SCANVEC_CHECKS
-        unsigned long long* first_bad = detail::deferred_word();
-        auto gathered = thrust::make_transform_iterator(
-            thrust::make_zip_iterator(idx.begin(), thrust::counting_iterator<index_t>(0)),
-            detail::apply_zipped<detail::checked_gather<T, decltype(detail::reader(detail::room_view(a)))>, 2>{
-                {detail::reader(detail::room_view(a)), index_t(detail::extent(a)), first_bad}});
-        bounded<T> r = detail::evaluate_bounded<T>(gathered, c, "back_permute");
-        detail::store_failure("back_permute", first_bad, view(idx.begin(), idx.capacity()), detail::extent(a),
-                              current_stream());
-        return r;
-#else
-        return detail::evaluate_bounded<T>(lazy::back_permute(a, idx).begin(), c, "back_permute");
-#endif
-    });
+    return detail::labelled("back_permute", idx.capacity(),
+                            [&] { return detail::back_permute_bounded(a, idx, SCANVEC_CHECKS != 0); });
 }
 template <class A, class T> auto back_permute(const A& a, const bounded<T>& idx, unchecked_t) {
     return back_permute(a, idx.view(), unchecked);
 }
 template <class A, class It>
 bounded<detail::element_t<A>> back_permute(const A& a, const bounded_view<It>& idx, unchecked_t) {
-    return detail::labelled("back_permute", idx.capacity(), [&] {
-        return detail::evaluate_bounded<detail::element_t<A>>(lazy::back_permute(a, idx).begin(),
-                                                    detail::common_bound_of("back_permute", idx), "back_permute");
-    });
+    return detail::labelled("back_permute", idx.capacity(), [&] { return detail::back_permute_bounded(a, idx, false); });
 }
 
 /// dst with vals[k] written at idx[k] for the first idx.length() positions k
@@ -173,22 +115,12 @@ bounded<detail::element_t<A>> back_permute(const A& a, const bounded_view<It>& i
 /// range writes nothing and is reported at the next wait (not checked with sv::unchecked).
 template <class T, bool S, class Idx, class V, std::enable_if_t<is_bounded_v<Idx>, int> = 0>
 vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals) {
-    detail::expect_written_values<T, std::decay_t<decltype(detail::room_view(vals))>>();
-    return detail::labelled("write", idx.capacity(), [&] {
-        const detail::common_bound c = detail::common_bound_of("write", idx, vals);
-        detail::write_into(dst, detail::room_view(idx), detail::room_view(vals), SCANVEC_CHECKS ? "write" : nullptr,
-                           c.live());
-        return std::move(dst);
-    });
+    return detail::labelled("write", idx.capacity(),
+                            [&] { return detail::write_bounded(std::move(dst), idx, vals, SCANVEC_CHECKS != 0); });
 }
 template <class T, bool S, class Idx, class V, std::enable_if_t<is_bounded_v<Idx>, int> = 0>
 vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t) {
-    detail::expect_written_values<T, std::decay_t<decltype(detail::room_view(vals))>>();
-    return detail::labelled("write", idx.capacity(), [&] {
-        const detail::common_bound c = detail::common_bound_of("write", idx, vals);
-        detail::write_into(dst, detail::room_view(idx), detail::room_view(vals), nullptr, c.live());
-        return std::move(dst);
-    });
+    return detail::labelled("write", idx.capacity(), [&] { return detail::write_bounded(std::move(dst), idx, vals, false); });
 }
 
 /// r[j] = dst[j] op (every vals[k] with idx[k] == j, k below idx.length()); op
@@ -197,13 +129,13 @@ vector<T, S> write(vector<T, S> dst, const Idx& idx, const V& vals, unchecked_t)
 template <class T, bool S, class Idx, class V, class Op, std::enable_if_t<is_bounded_v<Idx>, int> = 0>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op) {
     return detail::labelled("combining_write", idx.capacity(), [&] {
-        return detail::combining_write_bounded(std::move(dst), idx, vals, op, SCANVEC_CHECKS ? "combining_write" : nullptr);
+        return detail::combining_write_bounded(std::move(dst), idx, vals, op, SCANVEC_CHECKS != 0);
     });
 }
 template <class T, bool S, class Idx, class V, class Op, std::enable_if_t<is_bounded_v<Idx>, int> = 0>
 vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op op, unchecked_t) {
     return detail::labelled("combining_write", idx.capacity(),
-                            [&] { return detail::combining_write_bounded(std::move(dst), idx, vals, op, nullptr); });
+                            [&] { return detail::combining_write_bounded(std::move(dst), idx, vals, op, false); });
 }
 
 /// Exclusive scan of the first x.length() elements (a bounded vector of x's
@@ -211,15 +143,7 @@ vector<T, S> combining_write(vector<T, S> dst, const Idx& idx, const V& vals, Op
 template <class T, class Op = plus<T>> bounded<T> scan(const bounded<T>& x, Op op = {}) { return scan(x.view(), op); }
 template <class It, class Op = plus<typename bounded_view<It>::value_type>>
 bounded<typename bounded_view<It>::value_type> scan(const bounded_view<It>& x, Op op = {}) {
-    using T = typename bounded_view<It>::value_type;
-    return detail::labelled("scan", x.capacity(), [&] {
-        const stream_t s = current_stream();
-        const detail::common_bound c = detail::common_bound_of("scan", x);
-        const T id = detail::identity_of<T>(op);
-        vector<T> r(x.capacity(), no_init);
-        detail::exclusive_scan_n(detail::masked(x.begin(), c.live(), id), x.capacity(), r.data(), op, id, s);
-        return bounded<T>(std::move(r), detail::owned_length(c.length, s));
-    });
+    return detail::labelled("scan", x.capacity(), [&] { return detail::scan_bounded(x, op); });
 }
 
 /// x[0] op ... op x[length() - 1] (the identity for length 0), left on the
@@ -229,16 +153,8 @@ template <class T, class Op = plus<T>> device_value<T> reduce_to_device(const bo
 }
 template <class It, class Op = plus<typename bounded_view<It>::value_type>>
 device_value<typename bounded_view<It>::value_type> reduce_to_device(const bounded_view<It>& x, Op op = {}) {
-    using T = typename bounded_view<It>::value_type;
-    return detail::labelled_scalar("reduce", x.capacity(), [&] {
-        const stream_t s = current_stream();
-        const T id = detail::identity_of<T>(op);
-        device_value<T> r(s);
-        detail::reduce_into(detail::masked(x.begin(), x.length_ptr(), id), x.capacity(), op, id, r.ptr(), s);
-        return r;
-    });
+    return detail::labelled_scalar("reduce", x.capacity(), [&] { return detail::reduce_bounded(x, op); });
 }
-
 
 /// The segments of a bounded allocation: segment k (k below count()) holds
 /// counts[k] slots, starting at starts()[k]; total() slots in all, at most capacity().
@@ -250,7 +166,7 @@ public:
     const bounded<index_t>& starts() const { return starts_; }
     /// The number of slots, on the device.
     const device_value<index_t>& total() const { return *total_; }
-    /// The most slots: the room of ids() and of the vectors a program makes per slot.
+    /// The most slots: the room of the bounded vectors a program makes per slot.
     std::size_t capacity() const { return capacity_; }
     /// The segment of every slot, computed when consumed (a binary search of the starts).
     auto lazy_ids() const {
@@ -280,27 +196,7 @@ private:
 /// capacity leaves no slots and is reported as sv::length_error at the next wait.
 template <class Counts, std::enable_if_t<is_bounded_v<Counts>, int> = 0>
 bounded_segments allocate(const Counts& counts, std::size_t capacity) {
-    static_assert(std::is_integral_v<detail::element_t<Counts>>,
-                  "sv::allocate(counts, capacity): counts must hold integers");
-    return detail::labelled("allocate", counts.capacity(), [&] {
-        const stream_t s = current_stream();
-        const detail::common_bound c = detail::common_bound_of("allocate", counts);
-        const std::size_t m = counts.capacity();
-        // Starts <- +-scan(Counts); the sum after the last (the masked counts add 0) is the total
-        vector<index_t> starts(m + 1, no_init);
-        auto total = std::make_shared<device_value<index_t>>(s);
-        detail::exclusive_scan_with_total_n(
-            detail::masked(thrust::make_transform_iterator(detail::reader(detail::room_view(counts)),
-                                                           detail::convert_to<index_t>{}),
-                           c.live(), index_t(0)),
-            m,
-            thrust::make_tabulate_output_iterator(detail::store_start{starts.data(), index_t(m), total->ptr(),
-                                                                      index_t(capacity), "allocate",
-                                                                      backend::deferred_record()}),
-            plus<index_t>{}, index_t(0), s);
-        return bounded_segments(bounded<index_t>(std::move(starts), detail::owned_length(c.length, s)), std::move(total),
-                                capacity);
-    });
+    return detail::labelled("allocate", counts.capacity(), [&] { return detail::allocate_bounded(counts, capacity); });
 }
 
 SCANVEC_NAMESPACE_END
