@@ -7,9 +7,12 @@
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/runtime/loop.hpp>
+#include <scanvec/runtime/trace.hpp>
+#include <scanvec/algorithms/breadth_first_search.hpp>
 
 #include <cstdint>
 #include <numeric>
+#include <sstream>
 #include <vector>
 
 namespace bounded_test {
@@ -331,4 +334,19 @@ TEST_CASE("bounded: out of memory at any request of a frontier search throws and
         CHECK(mem.stats().bytes_in_use == in_use);
         if (!threw) CHECK(got == want);
     }
+}
+
+TEST_CASE("bounded: a trace that shows values traces a loop on the device (its captured calls without them)") {
+    const bounded_test::csr g = bounded_test::path_graph(6);
+    std::ostringstream os;
+    {
+        sv::trace t(os, 64);
+        CHECK(bounded_test::distances(g, 2).second == bounded_test::distances_sequentially(g, 2));
+        std::vector<std::vector<int>> rows(6);
+        for (std::size_t v = 0; v < 6; ++v)
+            for (auto e = g.offsets[v]; e < g.offsets[v + 1]; ++e) rows[v].push_back(int(g.targets[std::size_t(e)]));
+        CHECK(sv::breadth_first_search(sv::nested<int>(rows), 2).distance.to_host() == bounded_test::distances_sequentially(g, 2));
+    }
+    CHECK(os.str().find("pack") != std::string::npos);
+    CHECK(os.str().find("breadth_first_search") != std::string::npos);
 }

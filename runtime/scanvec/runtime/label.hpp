@@ -166,7 +166,8 @@ auto labelled(const call_name& label, std::size_t in, F&& body, const Inputs&...
     auto result = translate_errors(name, in, body);
     const runtime::call_record call{name, in, result_size(result), obs.level - 1, !obs.made_call, label.draw};
     guard.reported = true;
-    if (obs.current->wants_values(std::max(call.in, call.out))) {
+    // a loop body being captured (sv::repeat_while) cannot read values back: its calls are traced without them
+    if (!::scanvec::detail::this_thread().capture && obs.current->wants_values(std::max(call.in, call.out))) {
         const runtime::roles roles = given ? caller_roles : label.roles;
         table t;
         const char* fallback[] = {"A", "B", "C", "D", "E", "F"};
