@@ -54,8 +54,9 @@ struct one_further {
 
 /// The small levels run on the device (sv::repeat_while) with their frontier
 /// and slots in bounded vectors of this capacity: every step of theirs is one
-/// block, one launch (the allocation's scan of index_t the narrowest).
-inline constexpr std::size_t small_level_max = std::size_t(one_block_scan_shape<index_t>::size);
+/// block, one launch (the narrowest, the allocation's scan of index_t, takes
+/// the capacity and the total after it).
+inline constexpr std::size_t small_level_max = std::size_t(one_block_scan_shape<index_t>::size) - 1;
 
 /// Whether a level of n frontier vertices and `slots` edges is one for the device.
 inline bool small_level(std::size_t n, std::size_t slots) {
