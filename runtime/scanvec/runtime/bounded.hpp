@@ -116,11 +116,7 @@ public:
         return r;
     }
     /// The first size() elements, on the host (waits).
-    std::vector<T> to_host() const {
-        std::vector<T> h = room_.to_host();
-        h.resize(size());
-        return h;
-    }
+    std::vector<T> to_host() const { return to_vector().to_host(); }
 
     /// All capacity() elements (those past the length unspecified).
     const vector<T>& room() const { return room_; }
