@@ -31,6 +31,12 @@ struct state_array {
     void (*remake)(void* vec, std::size_t n) = nullptr;
     void* before = nullptr;
     std::size_t size_before = 0;
+    /// A bounded vector's room: the vector (owner), where its length is now
+    /// (live(owner): elements past it need no carrying), and the position of
+    /// its length among the arrays.
+    void* owner = nullptr;
+    const index_t* (*live)(void* owner) = nullptr;
+    std::size_t length_array = 0;
 
     void* now() const { return data(vec); }
     std::size_t size_now() const { return size(vec); }
@@ -86,7 +92,13 @@ template <class T> void add_arrays(device_value<T>& v, std::vector<state_array>&
 
 /// A bounded vector of the state: its room's arrays and its length.
 template <class T> void add_arrays(bounded<T>& b, std::vector<state_array>& out) {
+    const std::size_t first = out.size();
     add_arrays(b.room(), out);
+    for (std::size_t k = first; k < out.size(); ++k) {
+        out[k].owner = &b;
+        out[k].live = [](void* p) { return static_cast<bounded<T>*>(p)->length_ptr(); };
+        out[k].length_array = out.size();
+    }
     out.push_back(number_array(
         b, [](void* p) -> void* { return const_cast<index_t*>(static_cast<bounded<T>*>(p)->length_ptr()); },
         [](void* p, std::size_t) { static_cast<bounded<T>*>(p)->remake_length(); }, sizeof(index_t)));

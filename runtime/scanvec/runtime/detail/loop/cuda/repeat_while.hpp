@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -40,11 +41,37 @@ inline std::string what_of_current_exception() {
     }
 }
 
+/// A bounded vector's room carried back: the first *live elements (of
+/// `bytes` bytes each) from `from` to `to`, in words of W bytes, and the
+/// length itself to *length_to when given. One launch for what would be two
+/// copies, the second of the whole capacity.
+template <class W>
+__global__ void carry_live(W* to, const W* from, std::size_t words_per_element, std::size_t capacity_words,
+                           const index_t* live, index_t* length_to) {
+    const index_t n = *live;
+    const std::size_t words = std::size_t(n) * words_per_element;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words && i < capacity_words;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        to[i] = from[i];
+    if (length_to && blockIdx.x == 0 && threadIdx.x == 0) *length_to = n;
+}
+
+template <class W>
+void launch_carry_live(const state_array& a, index_t* length_to, stream_t capture) {
+    const std::size_t per = a.element_bytes / sizeof(W), words = a.size_before * per;
+    const unsigned blocks = unsigned(std::min<std::size_t>((words + 255) / 256, 1024));
+    carry_live<W><<<blocks, 256, 0, capture>>>(static_cast<W*>(a.before), static_cast<const W*>(a.now()), per, words,
+                                                a.live(a.owner), length_to);
+    backend::check_launch(repeat_while_op);
+}
+
 /// After the captured call: a copy back to the old place for every state
-/// array the body replaced; throws for a state the device cannot repeat.
+/// array the body replaced (a bounded vector's room and length in one
+/// launch); throws for a state the device cannot repeat.
 inline void carry_state_back(const std::vector<state_array>& arrays, const capture_pool& pool, stream_t capture) {
     constexpr const char* op = repeat_while_op;
     expect_lengths_kept(arrays);
+    std::vector<bool> carried(arrays.size(), false);
     for (std::size_t k = 0; k < arrays.size(); ++k) {
         const state_array& a = arrays[k];
         if (a.now() == a.before || a.size_before == 0) continue;
@@ -52,6 +79,19 @@ inline void carry_state_back(const std::vector<state_array>& arrays, const captu
             throw error(std::string(op) + ": the state's array " + std::to_string(k) +
                         " moved to a block another vector still holds (a swap of state vectors?); the body must "
                         "give each state vector a new value (a = f(a, b)), not exchange them");
+        if (carried[k]) continue;
+        if (a.live) {  // a bounded vector's room: its live elements, and its length if that moved too
+            const state_array& length = arrays[a.length_array];
+            index_t* length_to = nullptr;
+            if (length.now() != length.before && !carried[a.length_array]) {
+                length_to = static_cast<index_t*>(length.before);
+                carried[a.length_array] = true;
+            }
+            if (a.element_bytes % sizeof(unsigned long long) == 0) launch_carry_live<unsigned long long>(a, length_to, capture);
+            else if (a.element_bytes % sizeof(unsigned) == 0) launch_carry_live<unsigned>(a, length_to, capture);
+            else launch_carry_live<unsigned char>(a, length_to, capture);
+            continue;
+        }
         backend::copy_on_device(a.before, a.now(), a.bytes_before(), capture, op);
     }
     for (const auto& [p, bytes] : pool.freed_before()) {
