@@ -350,3 +350,18 @@ TEST_CASE("bounded: a trace that shows values traces a loop on the device (its c
     CHECK(os.str().find("pack") != std::string::npos);
     CHECK(os.str().find("breadth_first_search") != std::string::npos);
 }
+
+TEST_CASE("bounded: a device_value in a loop's state, returned as the test") {
+    const std::vector<int> start{40, 7, 99, 3, 64};
+    sv::vector<int> a(start);
+    sv::device_value<int> largest = sv::reduce_to_device(a, sv::max<int>{});
+    // repeat A <- A / 2; Largest <- max(A) while Largest > 0
+    const std::size_t calls = sv::repeat_while(std::tie(a, largest), [&]() -> const sv::device_value<int>& {
+        a = sv::map(SCANVEC_FN(int x) { return x / 2; }, a);
+        largest = sv::reduce_to_device(a, sv::max<int>{});
+        return largest;
+    });
+    CHECK(calls == 7);  // 99 halves to 0 in 7 steps
+    CHECK(largest.get() == 0);
+    CHECK(a.to_host() == std::vector<int>(5, 0));
+}

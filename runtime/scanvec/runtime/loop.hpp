@@ -26,8 +26,9 @@
 //   (a = f(a, b), or a write into a vector moved in); other vectors it only
 //   reads. A sv::bounded vector in the state keeps its capacity and may
 //   change its length (runtime/bounded.hpp: a frontier that grows and
-//   shrinks); a sv::device_value in the state is a number the body updates. It may make and drop temporaries freely (their memory is the
-//   loop's, reused from call to call, given back after it).
+//   shrinks); a sv::device_value in the state is a number the body updates.
+//   It may make and drop temporaries freely (their memory is the loop's,
+//   reused from call to call, given back after it).
 // - On CUDA the body is called once, while it is captured, so it must queue
 //   work and wait for nothing: no result read on the host (sv::reduce, a
 //   size read back), no upload from the host, no other loop (loops do not
