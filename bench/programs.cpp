@@ -434,7 +434,7 @@ void bfs_rows(suite& s, const graph& g, const std::string& shape, int source, co
 std::vector<std::size_t> program_sizes(const options& o) {
     if (o.quick) return {std::size_t(1) << 16};
 #if defined(SCANVEC_BACKEND_CUDA)
-    return {1000000, std::size_t(1) << 24};
+    return {1000000, 10000000, std::size_t(1) << 24};
 #else
     return {1000000};
 #endif
