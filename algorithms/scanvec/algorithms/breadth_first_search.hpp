@@ -31,8 +31,9 @@
 // path, the first and last levels of any) would pay the host a wait each.
 // Once one comes, the device repeats them by itself (sv::repeat_while) while
 // the next stays small: the same small level on a bounded frontier (its length
-// on the device, runtime/bounded.hpp), Distance[F'] <- Distance[F[K']] + 1,
-// and the test whether the next frontier's edges fit. The host then takes the
+// on the device, runtime/bounded.hpp), Distance[F'] <- Distance[F[K']] + 1
+// written with Parent in one write (the two are the fields of one vector of
+// visits), and the test whether the next frontier's edges fit. The host then takes the
 // frontier back and goes on.
 //
 // The writes are sv::write on vectors moved in (unchecked: every target was
@@ -88,10 +89,12 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
         detail::expect_targets_in_range("breadth_first_search", adj.values(), n);
         const vector<index_t>& offsets = adj.segments().offsets();
         auto degree = adj.segments().lazy_lengths();
-        // Parent <- -1; Distance <- -1; Parent[s] <- s; Distance[s] <- 0
-        bfs_tree t{vector<index_t>(n, index_t(-1)), vector<index_t>(n, index_t(-1))};
-        t.parent.set(std::size_t(source), source);
-        t.distance.set(std::size_t(source), 0);
+        // Parent <- -1; Distance <- -1; Parent[s] <- s; Distance[s] <- 0 (a field each, one write for both)
+        vector<b::visit> tree(n, b::visit{-1, -1});
+        vector<index_t>& parent = tree.field<&b::visit::parent>();
+        vector<index_t>& distance = tree.field<&b::visit::distance>();
+        parent.set(std::size_t(source), source);
+        distance.set(std::size_t(source), 0);
         vector<index_t> via(n, no_init);
         // F <- [s]
         vector<index_t> frontier(1, source);
@@ -100,7 +103,7 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
             segments s = allocate(lazy::back_permute(degree, frontier));
             if (b::small_level(frontier.size(), s.total())) {  // the small levels, on the device while they stay small
                 bounded<index_t> f(frontier, b::small_level_max);
-                d += index_t(repeat_while(std::tie(t.parent, t.distance, via, f), [&] {
+                d += index_t(repeat_while(std::tie(tree, via, f), [&] {
                     // S <- allocate(Offsets[F + 1] - Offsets[F]); K <- segment-ids(S); Dst, as above
                     bounded_segments s = allocate(lazy::back_permute(degree, f), b::small_level_max);
                     auto k = s.lazy_ids();
@@ -111,14 +114,13 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
                     via = write(std::move(via), dst, s.lazy_index(), unchecked);
                     // (K', F') <- pack((K, Dst), Parent[Dst] = -1 and Via[Dst] = index(#Dst))
                     bounded<b::edge> e = pack(lazy::map(b::make_edge{}, k, dst),
-                                              lazy::map(b::won_unvisited{}, lazy::back_permute(t.parent, dst),
+                                              lazy::map(b::won_unvisited{}, lazy::back_permute(parent, dst),
                                                         lazy::back_permute(via, dst), s.lazy_index()),
                                               length_on_device);
                     // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', Distance[F[K']] + 1)}
                     auto from = lazy::back_permute(f, e.field<&b::edge::k>());
-                    auto one_further = lazy::map(b::one_further{}, lazy::back_permute(t.distance, from));
-                    t.parent = write(std::move(t.parent), e.field<&b::edge::dst>(), from, unchecked);
-                    t.distance = write(std::move(t.distance), e.field<&b::edge::dst>(), one_further, unchecked);
+                    tree = write(std::move(tree), e.field<&b::edge::dst>(),
+                                 lazy::map(b::visit_from{}, from, lazy::back_permute(distance, from)), unchecked);
                     // F <- F', while F' and its edges fit the small levels
                     f = std::move(e).take_field<&b::edge::dst>();
                     return b::next_level_small(f, degree);
@@ -140,7 +142,7 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
                 via = write(std::move(via), dst, lazy::index(s.total()), unchecked);
                 // (K', F') <- pack((K, Dst), Parent[Dst] = -1 and Via[Dst] = index(#Dst))
                 e = pack(lazy::map(b::make_edge{}, k, dst),
-                         lazy::map(b::won_unvisited{}, lazy::back_permute(t.parent, dst), lazy::back_permute(via, dst),
+                         lazy::map(b::won_unvisited{}, lazy::back_permute(parent, dst), lazy::back_permute(via, dst),
                                    lazy::index(s.total())));
             } else {
                 // K <- segment-ids(S); Dst
@@ -148,7 +150,7 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
                 k = s.ids();
                 e.field<&b::edge::dst>() = map(detail::to_position{}, lazy::back_permute(adj.values(), edge_at(k)));
                 // (K, Dst) <- pack((K, Dst), Parent[Dst] = -1)
-                e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(t.parent, e.field<&b::edge::dst>())));
+                e = pack(e, lazy::map(b::unvisited{}, lazy::back_permute(parent, e.field<&b::edge::dst>())));
                 // Via <- Via <- {(Dst[j], j)}: one edge wins each newly reached vertex
                 const auto& to = e.field<&b::edge::dst>();
                 via = write(std::move(via), to, lazy::index(to.size()), unchecked);
@@ -157,12 +159,12 @@ template <class I> bfs_tree breadth_first_search(const nested<I>& adj, index_t s
             }
             vector<index_t> reached = std::move(e.field<&b::edge::dst>());
             // Parent <- Parent <- {(F', F[K'])}; Distance <- Distance <- {(F', d)}
-            t.parent = write(std::move(t.parent), reached, lazy::back_permute(frontier, e.field<&b::edge::k>()), unchecked);
-            t.distance = write(std::move(t.distance), reached, lazy::distribute(d, reached.size()), unchecked);
+            parent = write(std::move(parent), reached, lazy::back_permute(frontier, e.field<&b::edge::k>()), unchecked);
+            distance = write(std::move(distance), reached, lazy::distribute(d, reached.size()), unchecked);
             // F <- F'
             frontier = std::move(reached);
         }
-        return t;
+        return bfs_tree{std::move(parent), std::move(distance)};
     });
 }
 

@@ -42,8 +42,8 @@
 //
 // Returns the number of calls made. Waits for the device once (the count).
 //
-// Cost: the body's work once per call, plus on CUDA per call a one-thread
-// launch (the test) and a copy of every state array the body replaced (a
+// Cost: the body's work once per call, plus on CUDA per call one launch
+// that reads the test and copies back every state array the body replaced (a
 // write into a vector moved in replaces nothing); per repeat_while, one
 // capture and one graph update (a few tens of microseconds of host time).
 //

@@ -48,8 +48,16 @@ struct make_edge {
     SCANVEC_HD edge operator()(index_t k, index_t dst) const { return {k, dst}; }
 };
 
-struct one_further {
-    SCANVEC_HD index_t operator()(index_t distance) const { return distance + 1; }
+/// A vertex's entry in the search tree: Parent and Distance as one vector (a
+/// field per array), so that a small level writes both in one step.
+struct visit {
+    index_t parent;
+    index_t distance;
+};
+SCANVEC_FIELDS(visit, parent, distance)
+/// Reached from `from`, at `from`'s distance: (from, Distance[from] + 1).
+struct visit_from {
+    SCANVEC_HD visit operator()(index_t from, index_t distance) const { return {from, distance + 1}; }
 };
 
 /// The small levels run on the device (sv::repeat_while) with their frontier

@@ -26,7 +26,7 @@ void write_elected(vector<T>& dst, const Idx& idx, const V& vals, const index_t*
     // no initialisation: every slot pass 2 reads was stored in pass 1
     runtime::scratch winner(dst.size() * sizeof(K));
 #if defined(SCANVEC_BACKEND_CUDA)
-    if (!live && write_fits_one_block(idx.size())) return write_elected_in_one_block(dst, idx, vals, winner.as<K>(), s);
+    if (write_fits_one_block(idx.size())) return write_elected_in_one_block(dst, idx, vals, winner.as<K>(), live, s);
 #endif
     write_elected_passes(dst, idx, vals, winner.as<K>(), live, s);
 }

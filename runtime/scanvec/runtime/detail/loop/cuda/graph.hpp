@@ -30,13 +30,18 @@ struct repeat_counts {
 /// when not null: the loop ends with the call that failed, and its error is
 /// raised at the host's wait).
 template <class Test>
-__global__ void repeat_tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
-                                  unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
+__device__ void tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
+                           unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
     const bool go = *test != Test(0);
     counts->calls += 1;
     counts->nonzero += go ? 1 : 0;
     const bool failed = failure && *static_cast<const char* const volatile*>(&failure->op);
     if (last) cudaGraphSetConditional(loop, go && !failed && counts->calls < limit ? 1u : 0u);
+}
+template <class Test>
+__global__ void repeat_tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
+                                  unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
+    tally_call(test, counts, loop, last, limit, failure);
 }
 
 /// This thread's stream for captures: capture needs a stream other than the

@@ -8,12 +8,13 @@
 // where it was before the loop; where the body replaced a state array (a = f(a)
 // leaves a in a new block), a copy of the new value back to the old place
 // ends the call, so the next call reads it there; after the loop the vectors
-// hold their last values in the new blocks. Then the tally kernel counts the
-// call and sets the loop's condition from the test the call left. The host
-// launches the graph and waits once, for the count.
+// hold their last values in the new blocks. The same launch (end_call.hpp)
+// counts the call and sets the loop's condition from the test the call left.
+// The host launches the graph and waits once, for the count.
 #pragma once
 
 #include <scanvec/runtime/detail/loop/cuda/capture_pool.hpp>
+#include <scanvec/runtime/detail/loop/cuda/end_call.hpp>
 #include <scanvec/runtime/detail/loop/cuda/graph.hpp>
 #include <scanvec/runtime/detail/loop/host.hpp>
 #include <scanvec/runtime/detail/loop/state.hpp>
@@ -41,36 +42,14 @@ inline std::string what_of_current_exception() {
     }
 }
 
-/// A bounded vector's room carried back: the first *live elements (of
-/// `bytes` bytes each) from `from` to `to`, in words of W bytes, and the
-/// length itself to *length_to when given. One launch for what would be two
-/// copies, the second of the whole capacity.
-template <class W>
-__global__ void carry_live(W* to, const W* from, std::size_t words_per_element, std::size_t capacity_words,
-                           const index_t* live, index_t* length_to) {
-    const index_t n = *live;
-    const std::size_t words = std::size_t(n) * words_per_element;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words && i < capacity_words;
-         i += std::size_t(gridDim.x) * blockDim.x)
-        to[i] = from[i];
-    if (length_to && blockIdx.x == 0 && threadIdx.x == 0) *length_to = n;
-}
-
-template <class W>
-void launch_carry_live(const state_array& a, index_t* length_to, stream_t capture) {
-    const std::size_t per = a.element_bytes / sizeof(W), words = a.size_before * per;
-    const unsigned blocks = unsigned(std::min<std::size_t>((words + 255) / 256, 1024));
-    carry_live<W><<<blocks, 256, 0, capture>>>(static_cast<W*>(a.before), static_cast<const W*>(a.now()), per, words,
-                                                a.live(a.owner), length_to);
-    backend::check_launch(repeat_while_op);
-}
-
-/// After the captured call: a copy back to the old place for every state
-/// array the body replaced (a bounded vector's room and length in one
-/// launch); throws for a state the device cannot repeat.
-inline void carry_state_back(const std::vector<state_array>& arrays, const capture_pool& pool, stream_t capture) {
+/// After the captured call: what the call's end carries back to the old
+/// place, for every state array the body replaced (of a bounded vector's
+/// room only the live elements, its length with it); throws for a state the
+/// device cannot repeat.
+inline std::vector<carried_array> state_to_carry_back(const std::vector<state_array>& arrays, const capture_pool& pool) {
     constexpr const char* op = repeat_while_op;
     expect_lengths_kept(arrays);
+    std::vector<carried_array> out;
     std::vector<bool> carried(arrays.size(), false);
     for (std::size_t k = 0; k < arrays.size(); ++k) {
         const state_array& a = arrays[k];
@@ -80,19 +59,20 @@ inline void carry_state_back(const std::vector<state_array>& arrays, const captu
                         " moved to a block another vector still holds (a swap of state vectors?); the body must "
                         "give each state vector a new value (a = f(a, b)), not exchange them");
         if (carried[k]) continue;
+        carried_array c;
+        c.to = static_cast<unsigned char*>(a.before);
+        c.from = static_cast<const unsigned char*>(a.now());
+        c.elements = a.size_before;
+        c.bytes_per_element = a.element_bytes;
         if (a.live) {  // a bounded vector's room: its live elements, and its length if that moved too
+            c.live = a.live(a.owner);
             const state_array& length = arrays[a.length_array];
-            index_t* length_to = nullptr;
             if (length.now() != length.before && !carried[a.length_array]) {
-                length_to = static_cast<index_t*>(length.before);
+                c.length_to = static_cast<index_t*>(length.before);
                 carried[a.length_array] = true;
             }
-            if (a.element_bytes % sizeof(unsigned long long) == 0) launch_carry_live<unsigned long long>(a, length_to, capture);
-            else if (a.element_bytes % sizeof(unsigned) == 0) launch_carry_live<unsigned>(a, length_to, capture);
-            else launch_carry_live<unsigned char>(a, length_to, capture);
-            continue;
         }
-        backend::copy_on_device(a.before, a.now(), a.bytes_before(), capture, op);
+        out.push_back(c);
     }
     for (const auto& [p, bytes] : pool.freed_before()) {
         bool state = false;
@@ -102,6 +82,7 @@ inline void carry_state_back(const std::vector<state_array>& arrays, const captu
                         std::to_string(bytes) + " bytes) that is not in the loop's state: name every vector the "
                         "body assigns in the state (sv::repeat_while(std::tie(a, b, ...), body))");
     }
+    return out;
 }
 
 /// After a failed capture, when nothing has run: every state array gets its
@@ -159,10 +140,9 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
         try {
             decltype(auto) test = body();
             using T = std::decay_t<decltype(*test.ptr())>;
-            carry_state_back(arrays, pool, capture);
-            repeat_tally_call<T><<<1, 1, 0, capture>>>(test.ptr(), counts.as<repeat_counts>(), graph->condition(), true,
-                                                        max_calls, backend::deferred_record());
-            backend::check_launch(op);
+            launch_end_call<T>(state_to_carry_back(arrays, pool), test.ptr(),
+                               {counts.as<repeat_counts>(), graph->condition(), max_calls, backend::deferred_record()},
+                               capture, op);
         } catch (...) {
             cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
             (void)cudaStreamIsCapturing(capture, &status);
