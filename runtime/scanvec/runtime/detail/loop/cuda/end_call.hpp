@@ -78,15 +78,15 @@ void launch_end_call(const std::vector<carried_array>& carries, const Test* test
                      stream_t capture, const char* op) {
     std::size_t k = 0;
     do {
-        carried_arrays launch;
+        carried_arrays part;
         std::size_t widest = 0;
-        for (; k < carries.size() && launch.count < carries_per_launch; ++k) {
-            launch.a[launch.count++] = carries[k];
+        for (; k < carries.size() && int(part.count) < carries_per_launch; ++k) {
+            part.a[part.count++] = carries[k];
             widest = std::max(widest, carries[k].elements * carries[k].bytes_per_element);
         }
         const bool last = k == carries.size();
         const unsigned blocks = unsigned(std::clamp<std::size_t>((widest / 8 + 255) / 256, 1, 1024));
-        end_call<Test><<<blocks, 256, 0, capture>>>(launch, last ? test : nullptr, tally.counts, tally.loop, tally.limit,
+        end_call<Test><<<blocks, 256, 0, capture>>>(part, last ? test : nullptr, tally.counts, tally.loop, tally.limit,
                                                      tally.failure);
         backend::check_launch(op);
     } while (k < carries.size());
