@@ -3,7 +3,9 @@
 // each against a sequential loop of the same steps.
 #include "support.hpp"
 #include <scanvec/primitives/elementwise.hpp>
+#include <scanvec/primitives/operators.hpp>
 #include <scanvec/primitives/permute.hpp>
+#include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/scan.hpp>
 #include <scanvec/primitives/write.hpp>
 #include <scanvec/runtime/deferred_checks.hpp>
@@ -49,6 +51,16 @@ struct rank_pair {
 
 SCANVEC_FIELDS(rank_pair, rank, next)
 
+struct fold_three {
+    SCANVEC_HD std::uint32_t operator()(std::uint32_t a, std::uint32_t x) const { return 3 * a + x; }
+};
+/// 1 while the call numbered *call is not the last of `calls`.
+struct calls_left {
+    const std::uint64_t* call;
+    std::size_t calls;
+    SCANVEC_HD int operator()(sv::index_t) const { return *call + 1 < calls ? 1 : 0; }
+};
+
 }  // namespace loop_test
 
 using loop_test::not_at_root;
@@ -70,6 +82,31 @@ TEST_CASE("repeat_while: pointer jumping to the roots stops when the device says
         test::check_equal(p.to_host(), roots);
         // the loop's temporaries and the state's old blocks are back in the cache
         CHECK(sv::memory::stats().bytes_in_use == in_use);
+    }
+}
+
+TEST_CASE("repeat_while: a body that takes its call's number; a round's random numbers keyed by it") {
+    for (std::size_t n : test::sizes_upto_env({0, 1, 33, 1000, 65539})) {
+        for (std::size_t calls : {std::size_t(1), std::size_t(2), std::size_t(37)}) {
+            CAPTURE(n);
+            CAPTURE(calls);
+            const std::uint64_t seed = 5 + n;
+            // A <- 3 A + (round r's random words), an order-dependent fold over the rounds
+            std::vector<std::uint32_t> want(n, 1);
+            for (std::size_t r = 0; r < calls; ++r) {
+                const auto x = sv::random<std::uint32_t>(n, sv::detail::random_key(seed) + r).to_host();
+                for (std::size_t i = 0; i < n; ++i) want[i] = 3 * want[i] + x[i];
+            }
+            sv::vector<std::uint32_t> a(n, 1u);
+            std::vector<std::uint64_t> seen;
+            const std::size_t ran = sv::repeat_while(a, [&](const sv::device_value<std::uint64_t>& r) {
+                a = sv::map(loop_test::fold_three{}, a, sv::lazy::random<std::uint32_t>(n, seed, r));
+                // go on while r + 1 < calls
+                return sv::reduce_to_device(sv::lazy::map(loop_test::calls_left{r.ptr(), calls}, sv::lazy::index(1)));
+            });
+            CHECK(ran == calls);
+            CHECK(a.to_host() == want);
+        }
     }
 }
 

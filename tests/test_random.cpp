@@ -110,6 +110,20 @@ TEST_CASE_TEMPLATE("random<T> equals the formula at every size", T, std::int8_t,
     }
 }
 
+TEST_CASE_TEMPLATE("lazy::random by round: round r's numbers are those of the seed key(seed) + r, r on the device", T,
+                   std::uint8_t, std::int32_t, std::uint64_t, bool, float, double) {
+    for (std::size_t n : test::sizes) {
+        for (std::uint64_t r : {std::uint64_t(0), std::uint64_t(1), std::uint64_t(12345), ~std::uint64_t(0)}) {
+            CAPTURE(n);
+            CAPTURE(r);
+            const std::uint64_t seed = 0x5eed1000 + n;
+            const sv::device_value<std::uint64_t> round = sv::reduce_to_device(sv::vector<std::uint64_t>{r});
+            // the key wraps: seed key(seed) + r modulo 2^64
+            require_identical(sv::lazy::random<T>(n, seed, round).to_host(), expected<T>(n, mix(seed + gamma64) + r));
+        }
+    }
+}
+
 TEST_CASE("random: the formula's first words, written as constants") {
     // Guards the generator itself: a change to the mixing changes these.
     CHECK(mix(0) == 0);

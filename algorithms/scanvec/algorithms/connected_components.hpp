@@ -22,12 +22,17 @@
 //       P
 //
 // The coins are sv::lazy::random<bool> keyed by the seed and the round, read at
-// the edges' ends and never stored; the hooks are one sv::write.
+// the edges' ends and never stored; the hooks are one sv::write. The rounds run
+// in one sv::repeat_while (on CUDA, one graph the device repeats): the edges
+// are a bounded vector whose number stays on the device, the round is the
+// loop's call number, and the host waits once, when no edge is left.
 //
 // Cost: a root with an edge hooks with probability at least 1/4 in a round, so
-// O(log n) rounds in expectation, each a constant number of steps over the live
-// edges: O(m log n) expected work for m edges (edges between the same two
-// stars are not merged), plus O(n log log n) for the pointer jumping.
+// O(log n) rounds in expectation, each a constant number of steps over the
+// edges (launched over the first round's; the positions past the live edges
+// only compare themselves with their number): O(m log n) work for m edges
+// (edges between the same two stars are not merged, so the live edges need
+// not shrink fast), plus O(n log log n) for the pointer jumping.
 //
 // Contract: r[v] is the label of v's component, a vertex of that component
 // (so r[v] == v for exactly one v per component), the same for all of its
@@ -37,10 +42,12 @@
 // outside 0..n-1 throw sv::index_error before any work.
 #pragma once
 
+#include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/loop.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -48,9 +55,6 @@
 SCANVEC_NAMESPACE_BEGIN
 namespace detail::cc {
 
-template <class I> struct as_vertex {
-    template <class A> SCANVEC_HD I operator()(const A& a) const { return I(a); }
-};
 struct differ {
     template <class A, class B> SCANVEC_HD bool operator()(const A& u, const B& v) const { return index_t(u) != index_t(v); }
 };
@@ -58,16 +62,32 @@ struct differ {
 struct mates {
     SCANVEC_HD bool operator()(bool heads_u, bool heads_v) const { return heads_u != heads_v; }
 };
-/// The tails end of a mating edge: the root that hooks.
-template <class I> struct tails_end {
-    SCANVEC_HD I operator()(bool heads_u, const I& u, const I& v) const { return heads_u ? v : u; }
+/// An edge between two roots (E's u and v as one vector, a field per array:
+/// one pack moves both).
+template <class I> struct edge {
+    I u;
+    I v;
 };
-/// The heads end: the root it hooks onto.
-template <class I> struct heads_end {
-    SCANVEC_HD I operator()(bool heads_u, const I& u, const I& v) const { return heads_u ? u : v; }
+template <class I> field_list<edge<I>, &edge<I>::u, &edge<I>::v> scanvec_fields_of(edge<I>*) { return {}; }
+template <class I> struct make_edge {
+    template <class A, class B> SCANVEC_HD edge<I> operator()(const A& u, const B& v) const { return {I(u), I(v)}; }
+};
+/// A mating edge as a hook: its tails end (the root that hooks) and its heads
+/// end (the root it hooks onto).
+template <class I> struct hook {
+    I tails;
+    I heads;
+};
+template <class I> field_list<hook<I>, &hook<I>::tails, &hook<I>::heads> scanvec_fields_of(hook<I>*) { return {}; }
+template <class I> struct make_hook {
+    SCANVEC_HD hook<I> operator()(bool heads_u, const I& u, const I& v) const {
+        return heads_u ? hook<I>{v, u} : hook<I>{u, v};
+    }
 };
 
-/// Random-mate rounds on the edge list (from[k], to[k]) of n vertices of type I.
+/// Random-mate rounds on the edge list (from[k], to[k]) of n vertices of type
+/// I. The rounds run in one sv::repeat_while, the edges a bounded vector (their
+/// number on the device) and the round the loop's call.
 template <class I, class From, class To>
 vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
     expect_same_length("connected_components (edge ends)", from.size(), to.size());
@@ -76,32 +96,32 @@ vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64
     // P <- index(#V)
     vector<I> p = index<I>(n);
     // E <- pack(E, u != v)
-    auto loop_free = lazy::map(differ{}, from, to);
-    vector<I> u = pack(lazy::map(as_vertex<I>{}, from), loop_free);
-    vector<I> v = pack(lazy::map(as_vertex<I>{}, to), loop_free);
-    int round = 0;
-    for (; !u.empty(); ++round) {
-        // H <- a random coin for every vertex (read at the edges' ends)
-        auto coin = lazy::random<bool>(n, random_key(seed) + std::uint64_t(round));
-        auto heads_u = lazy::back_permute(coin, u);
-        auto heads_v = lazy::back_permute(coin, v);
-        // Mate <- H[u] != H[v]
-        vector<bool> mate = map(mates{}, heads_u, heads_v);
-        // P <- P <- {(tail end, head end)}: every tails root with a heads neighbour hooks onto one
-        vector<I> tails = pack(lazy::map(tails_end<I>{}, heads_u, u, v), mate);
-        vector<I> heads = pack(lazy::map(heads_end<I>{}, heads_u, u, v), mate);
-        p = write(std::move(p), tails, heads, unchecked);
-        // E <- (P[u], P[v]); E <- pack(E, u != v)
-        auto root_u = lazy::back_permute(p, u);
-        auto root_v = lazy::back_permute(p, v);
-        vector<bool> keep = map(differ{}, root_u, root_v);
-        vector<I> next_u = pack(root_u, keep);
-        v = pack(root_v, keep);
-        u = std::move(next_u);
+    vector<edge<I>> loop_free = pack(lazy::map(make_edge<I>{}, from, to), lazy::map(differ{}, from, to));
+    std::size_t round = 0;
+    if (!loop_free.empty()) {
+        bounded<edge<I>> e(std::move(loop_free));
+        // while #E > 0
+        round = repeat_while(std::tie(p, e), [&](const device_value<std::uint64_t>& r) -> const device_value<index_t>& {
+            const auto u = e.template field<&edge<I>::u>();
+            const auto v = e.template field<&edge<I>::v>();
+            // H <- a random coin for every vertex (read at the edges' ends)
+            auto coin = lazy::random<bool>(n, seed, r);
+            auto heads_u = lazy::back_permute(coin, u);
+            // Mate <- H[u] != H[v]; P <- P <- {(tail end, head end) : edges with Mate}
+            bounded<hook<I>> hooks = pack(lazy::map(make_hook<I>{}, heads_u, u, v),
+                                          lazy::map(mates{}, heads_u, lazy::back_permute(coin, v)), length_on_device);
+            p = write(std::move(p), hooks.template field<&hook<I>::tails>(), hooks.template field<&hook<I>::heads>(),
+                      unchecked);
+            // E <- (P[u], P[v]); E <- pack(E, u != v)
+            auto root_u = lazy::back_permute(p, u);
+            auto root_v = lazy::back_permute(p, v);
+            e = pack(lazy::map(make_edge<I>{}, root_u, root_v), lazy::map(differ{}, root_u, root_v), length_on_device);
+            return e.length();
+        });
     }
     // repeat ceil(log2 rounds) times: P <- P[P]
-    for (int reach = 1; reach < round; reach *= 2) p = back_permute(p, p);
-    if (rounds) *rounds = round;
+    for (std::size_t reach = 1; reach < round; reach *= 2) p = back_permute(p, p);
+    if (rounds) *rounds = int(round);
     return p;
 }
 

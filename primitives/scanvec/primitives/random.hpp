@@ -2,6 +2,8 @@
 //
 //   sv::random<T>(n, seed)            r[i] = a random T (see below), i < n
 //   sv::random<T>(n, seed, lo, hi)    integers uniform in [lo, hi], floating point uniform in [lo, hi)
+//   sv::lazy::random<T>(n, seed, round)  round r's numbers (r a sv::device_value, a loop's call):
+//                                     those of seed key(seed) + r
 //
 // Each has a lazy twin in sv::lazy that returns a view (a transform iterator
 // over a counting iterator): the numbers are computed inside the primitive that
@@ -62,6 +64,18 @@ template <class T> auto random(std::size_t n, std::uint64_t seed) {
     detail::expect_random_type<T>();
     return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
                                                 detail::random_values<T>{detail::random_key(seed)}),
+                n);
+}
+
+/// Round `round` of seed's numbers: the n values of random<T>(n, key + round)
+/// for seed's key (key = mix(seed + 0x9E3779B97F4A7C15), above), the round
+/// read on the device when the values are consumed: a stream of its own for
+/// each round of a loop the device repeats (the body's call number,
+/// runtime/loop.hpp). The view borrows round.
+template <class T> auto random(std::size_t n, std::uint64_t seed, const device_value<std::uint64_t>& round) {
+    detail::expect_random_type<T>();
+    return view(thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0),
+                                                detail::round_random_values<T>{detail::random_key(seed), round.ptr()}),
                 n);
 }
 

@@ -17,10 +17,13 @@
 // it is a plain loop. The same text runs on both.
 //
 // Contract:
-// - body() takes no arguments and returns a sv::device_value<T> (T arithmetic
-//   or bool), the test, or a reference to one the state holds (a bounded
-//   vector's length()): the loop repeats while the test a call leaves is
-//   nonzero, and at least once (repeat ... while).
+// - body() returns a sv::device_value<T> (T arithmetic or bool), the test, or
+//   a reference to one the state holds (a bounded vector's length()): the
+//   loop repeats while the test a call leaves is nonzero, and at least once
+//   (repeat ... while). The body takes no arguments, or the number of its
+//   call (0 for the first) as a const sv::device_value<std::uint64_t>&, which
+//   the loop advances on the device after each call: what a round's random
+//   numbers are keyed by (sv::lazy::random(n, seed, round)).
 // - state names every vector the body assigns, as std::tie(a, b, ...) (or
 //   one vector): the body may give each a new value of the same length
 //   (a = f(a, b), or a write into a vector moved in); other vectors it only
@@ -64,6 +67,7 @@
 #include <scanvec/runtime/vector.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -82,7 +86,8 @@ template <class T> struct is_device_value<device_value<T>> : std::true_type {};
 template <class... V, class Body>
 std::size_t repeat_while(std::tuple<V&...> state, Body body,
                          std::size_t max_calls = std::numeric_limits<std::size_t>::max()) {
-    static_assert(detail::is_device_value<std::decay_t<decltype(body())>>::value,
+    static_assert(detail::is_device_value<std::decay_t<decltype(runtime::detail::call_body(
+                      body, std::declval<const device_value<std::uint64_t>&>()))>>::value,
                   "sv::repeat_while(state, body): body() must return its test as a sv::device_value "
                   "(e.g. sv::reduce_to_device(flags, sv::logical_or{}))");
     return runtime::detail::repeat_while(state, body, max_calls);

@@ -2,10 +2,12 @@
 // functions of Luby's maximal independent set (priorities, edge states).
 #pragma once
 
+#include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
+#include <scanvec/runtime/loop.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -15,18 +17,6 @@ SCANVEC_NAMESPACE_BEGIN namespace detail::mis {
 /// u != v: an edge that is not a self-loop.
 struct differ {
     template <class A, class B> SCANVEC_HD bool operator()(const A& u, const B& v) const { return index_t(u) != index_t(v); }
-};
-/// The smaller end of an edge, as the vertex type.
-template <class I> struct lesser_end {
-    template <class A, class B> SCANVEC_HD I operator()(const A& u, const B& v) const {
-        return index_t(u) < index_t(v) ? I(u) : I(v);
-    }
-};
-/// The larger end of an edge.
-template <class I> struct greater_end {
-    template <class A, class B> SCANVEC_HD I operator()(const A& u, const B& v) const {
-        return index_t(u) < index_t(v) ? I(v) : I(u);
-    }
 };
 /// The priority of vertex v from its random word r: r's low bits replaced by v + 1 (distinct, never 0).
 template <class I> struct priority {
@@ -54,49 +44,74 @@ inline int bits_for(std::size_t n) {
     return b;
 }
 
-/// Luby's rounds on the edge list (from[k], to[k]) of n vertices of type I.
+/// An edge (its smaller end u, its larger end v) as one vector, a field per
+/// array: one pack moves both ends.
+template <class I> struct edge {
+    I u;
+    I v;
+};
+template <class I> field_list<edge<I>, &edge<I>::u, &edge<I>::v> scanvec_fields_of(edge<I>*) { return {}; }
+template <class I> struct ordered_edge {
+    template <class A, class B> SCANVEC_HD edge<I> operator()(const A& u, const B& v) const {
+        return index_t(u) < index_t(v) ? edge<I>{I(u), I(v)} : edge<I>{I(v), I(u)};
+    }
+};
+/// The same value x at every position (distribute(x) over a bounded vector).
+template <class T> struct always {
+    T x;
+    template <class A> SCANVEC_HD T operator()(const A&) const { return x; }
+};
+
+/// Luby's rounds on the edge list (from[k], to[k]) of n vertices of type I, in
+/// one sv::repeat_while: the live vertices and edges are bounded vectors
+/// (their numbers on the device), the round is the loop's call.
 template <class I, class From, class To>
 vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
     using P = std::uint64_t;
     expect_same_length("maximal_independent_set (edge ends)", from.size(), to.size());
     expect_targets_in_range("maximal_independent_set", from, n);
     expect_targets_in_range("maximal_independent_set", to, n);  // the writes below need no check
-    // E <- the edges as (smaller end, larger end), self-loops dropped
-    auto loop_free = lazy::map(differ{}, from, to);
-    vector<I> eu = pack(lazy::map(lesser_end<I>{}, from, to), loop_free);
-    vector<I> ev = pack(lazy::map(greater_end<I>{}, from, to), loop_free);
     // In <- false; Out <- false; L <- V
     vector<bool> in(n, false), out(n, false);
+    if (n == 0) {
+        if (rounds) *rounds = 0;
+        return in;
+    }
+    // E <- the edges as (smaller end, larger end), self-loops dropped
+    bounded<edge<I>> e(pack(lazy::map(ordered_edge<I>{}, from, to), lazy::map(differ{}, from, to)));
     vector<P> best(n);
-    vector<I> live = index<I>(n);
+    bounded<I> live(index<I>(n));
     const int id_bits = bits_for(n);
-    int round = 0;
-    for (; !live.empty(); ++round) {
+    // while #L > 0
+    const std::size_t round = repeat_while(std::tie(in, out, best, live, e), [&](const device_value<std::uint64_t>& r)
+                                                                                  -> const device_value<index_t>& {
         // P <- a random priority for every vertex (computed where it is read)
-        auto word = lazy::random<P>(n, random_key(seed) + std::uint64_t(round));
-        auto priority_of = [&](const vector<I>& vs) {
+        auto word = lazy::random<P>(n, seed, r);
+        const auto priority_of = [&](const auto& vs) {
             return lazy::map(priority<I>{id_bits}, lazy::back_permute(word, vs), vs);
         };
+        const auto eu = e.template field<&edge<I>::u>();
+        const auto ev = e.template field<&edge<I>::v>();
         // Best <- 0 at L, then the largest priority among the live neighbours
-        best = write(std::move(best), live, lazy::distribute(P(0), live.size()), unchecked);
+        best = write(std::move(best), live, lazy::map(always<P>{0}, live), unchecked);
         best = combining_write(std::move(best), eu, priority_of(ev), max<P>{}, unchecked);
         best = combining_write(std::move(best), ev, priority_of(eu), max<P>{}, unchecked);
         // J <- pack(L, P[L] > Best[L])
-        vector<I> joined = pack(live, lazy::map(beats{}, priority_of(live), lazy::back_permute(best, live)));
+        bounded<I> joined = pack(live, lazy::map(beats{}, priority_of(live), lazy::back_permute(best, live)),
+                                 length_on_device);
         // In <- In <- {(j, true)};  Out <- Out <- {(j, true)}
-        in = write(std::move(in), joined, lazy::distribute(true, joined.size()), unchecked);
-        out = write(std::move(out), joined, lazy::distribute(true, joined.size()), unchecked);
+        in = write(std::move(in), joined, lazy::map(always<bool>{true}, joined), unchecked);
+        out = write(std::move(out), joined, lazy::map(always<bool>{true}, joined), unchecked);
         // Out <- or-send(Out, u(E), In[v(E)]) and the other way round: the neighbours of J leave
         out = combining_write(std::move(out), eu, lazy::back_permute(in, ev), logical_or{}, unchecked);
         out = combining_write(std::move(out), ev, lazy::back_permute(in, eu), logical_or{}, unchecked);
         // L <- pack(L, not Out[L])
-        live = pack(live, lazy::map(is_false{}, lazy::back_permute(out, live)));
+        live = pack(live, lazy::map(is_false{}, lazy::back_permute(out, live)), length_on_device);
         // E <- pack(E, not Out[u] and not Out[v])
-        vector<bool> keep = map(neither{}, lazy::back_permute(out, eu), lazy::back_permute(out, ev));
-        eu = pack(eu, keep);
-        ev = pack(ev, keep);
-    }
-    if (rounds) *rounds = round;
+        e = pack(e, lazy::map(neither{}, lazy::back_permute(out, eu), lazy::back_permute(out, ev)), length_on_device);
+        return live.length();
+    });
+    if (rounds) *rounds = int(round);
     return in;
 }
 

@@ -3,6 +3,7 @@
 // range.
 #pragma once
 
+#include <scanvec/runtime/device_value.hpp>
 #include <scanvec/runtime/label.hpp>
 #include <scanvec/runtime/sequence.hpp>
 
@@ -85,6 +86,16 @@ template <class T> SCANVEC_HD T random_unit(std::uint64_t w) {
 template <class T> struct random_values {
     std::uint64_t key;
     SCANVEC_HD T operator()(index_t i) const { return random_unit<T>(random_word(key, i)); }
+};
+
+/// r(i) of round *round of the seed whose key is seed_key: the value at i of
+/// the seed seed_key + *round (the round read where the value is consumed).
+template <class T> struct round_random_values {
+    std::uint64_t seed_key;
+    const std::uint64_t* round;
+    SCANVEC_HD T operator()(index_t i) const {
+        return random_unit<T>(random_word(random_key(seed_key + read_only(round)), i));
+    }
 };
 
 /// r(i): an integer uniform in [lo, lo + span] (span = hi - lo as a 64-bit word).

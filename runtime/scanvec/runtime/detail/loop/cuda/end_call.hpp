@@ -56,21 +56,25 @@ __device__ inline void carry_bytes(const carried_array& c) {
     if (c.length_to && first == 0) *c.length_to = index_t(n);
 }
 
-/// The end of a call: the arrays carried back, then (test set) the tally.
-template <class Test>
-__global__ void end_call(carried_arrays arrays, const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop,
-                         unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
-    for (int k = 0; k < arrays.count; ++k) carry_bytes(arrays.a[k]);
-    if (test && blockIdx.x == 0 && threadIdx.x == 0) tally_call(test, counts, loop, true, limit, failure);
-}
-
-/// What the tally of a call needs besides its test.
+/// What the tally of a call needs besides its test: where it counts, the
+/// loop's condition, the limit of calls, the deferred record, and (when the
+/// body takes it) the body's call number, advanced to the next call's.
 struct tally_target {
     repeat_counts* counts;
     cudaGraphConditionalHandle loop;
     unsigned long long limit;
     const ::scanvec::detail::deferred_failure* failure;
+    std::uint64_t* call_number;
 };
+
+/// The end of a call: the arrays carried back, then (test set) the tally.
+template <class Test> __global__ void end_call(carried_arrays arrays, const Test* test, tally_target tally) {
+    for (int k = 0; k < arrays.count; ++k) carry_bytes(arrays.a[k]);
+    if (test && blockIdx.x == 0 && threadIdx.x == 0) {
+        tally_call(test, tally.counts, tally.loop, true, tally.limit, tally.failure);
+        if (tally.call_number) *tally.call_number = tally.counts->calls;
+    }
+}
 
 /// Queues the end of a call on `capture`: the carries, then the tally of test.
 template <class Test>
@@ -86,8 +90,7 @@ void launch_end_call(const std::vector<carried_array>& carries, const Test* test
         }
         const bool last = k == carries.size();
         const unsigned blocks = unsigned(std::clamp<std::size_t>((widest / 8 + 255) / 256, 1, 1024));
-        end_call<Test><<<blocks, 256, 0, capture>>>(part, last ? test : nullptr, tally.counts, tally.loop, tally.limit,
-                                                     tally.failure);
+        end_call<Test><<<blocks, 256, 0, capture>>>(part, last ? test : nullptr, tally);
         backend::check_launch(op);
     } while (k < carries.size());
 }

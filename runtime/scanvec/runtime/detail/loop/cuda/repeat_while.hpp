@@ -122,6 +122,7 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
     const stream_t launch = current_stream();
     const std::vector<state_array> arrays = arrays_of(state);
     scratch counts(sizeof(repeat_counts));
+    const device_value<call_number_t> call(launch);
 
     const std::shared_ptr<repeat_site>& site = site_of<Body>();
     std::unique_ptr<repeat_graph> graph = std::move(site->kept);
@@ -138,10 +139,11 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
         backend::check(cudaStreamBeginCaptureToGraph(capture, body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed),
                        op);
         try {
-            decltype(auto) test = body();
+            decltype(auto) test = call_body(body, call);
             using T = std::decay_t<decltype(*test.ptr())>;
+            call_number_t* number = takes_call_number_v<Body> ? call.ptr() : nullptr;
             launch_end_call<T>(state_to_carry_back(arrays, pool), test.ptr(),
-                               {counts.as<repeat_counts>(), graph->condition(), max_calls, backend::deferred_record()},
+                               {counts.as<repeat_counts>(), graph->condition(), max_calls, backend::deferred_record(), number},
                                capture, op);
         } catch (...) {
             cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -165,6 +167,7 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
     try {  // nothing has run until the launch
         graph->make_executable(op);
         backend::fill_zero(counts.get(), sizeof(repeat_counts), launch, op);
+        if (takes_call_number_v<Body>) backend::fill_zero(call.ptr(), sizeof(call_number_t), launch, op);
         backend::check(cudaGraphLaunch(graph->executable(), launch), op);
     } catch (...) {
         restore_state(arrays, launch);
