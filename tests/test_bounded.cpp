@@ -129,7 +129,8 @@ struct same {
 /// Distances from s: a frontier search whose every level runs on the device
 /// (sv::repeat_while), the frontier and the level's edges in bounded vectors
 /// of capacity c (at least the vertices and the edges).
-inline std::pair<std::size_t, std::vector<sv::index_t>> distances(const csr& g, sv::index_t s) {
+/// (every: the calls per test; a call on the empty frontier changes nothing)
+inline std::pair<std::size_t, std::vector<sv::index_t>> distances(const csr& g, sv::index_t s, std::size_t every = 1) {
     const std::size_t n = g.offsets.size() - 1, m = g.targets.size(), c = std::max(n, m);
     const sv::vector<sv::index_t> offsets(g.offsets), targets(g.targets);
     sv::vector<sv::index_t> dist(n, sv::index_t(-1)), via(n, sv::index_t(-1));
@@ -156,7 +157,7 @@ inline std::pair<std::size_t, std::vector<sv::index_t>> distances(const csr& g, 
         // F <- F', while #F > 0
         frontier = std::move(e).take_field<&edge::dst>();
         return frontier.length();
-    });
+    }, sv::test_every(every));
     return {levels, dist.to_host()};
 }
 
@@ -302,10 +303,13 @@ TEST_CASE("bounded: breadth-first search with the frontier on the device, one lo
         CAPTURE(name);
         const auto want = bounded_test::distances_sequentially(c.g, 0);
         const auto in_use = sv::memory::stats().bytes_in_use;
-        const auto [levels, got] = bounded_test::distances(c.g, 0);
-        test::check_equal(got, want);
-        CHECK(levels == std::size_t(*std::max_element(want.begin(), want.end()) + 1));
-        CHECK(sv::memory::stats().bytes_in_use == in_use);
+        for (std::size_t every : {1, 4}) {
+            CAPTURE(every);
+            const auto [levels, got] = bounded_test::distances(c.g, 0, every);
+            test::check_equal(got, want);
+            CHECK(levels == std::size_t(*std::max_element(want.begin(), want.end()) + 1));
+            CHECK(sv::memory::stats().bytes_in_use == in_use);
+        }
     }
 }
 

@@ -54,6 +54,11 @@ SCANVEC_FIELDS(rank_pair, rank, next)
 struct fold_three {
     SCANVEC_HD std::uint32_t operator()(std::uint32_t a, std::uint32_t x) const { return 3 * a + x; }
 };
+/// The number of the call now.
+struct number_of {
+    const std::uint64_t* call;
+    SCANVEC_HD std::uint64_t operator()(std::uint64_t) const { return *call; }
+};
 /// 1 while the call numbered *call is not the last of `calls`.
 struct calls_left {
     const std::uint64_t* call;
@@ -149,6 +154,41 @@ TEST_CASE("repeat_while: several state vectors, a struct's every field, and a wr
             CHECK(got[v].next == order[n - 1]);
         }
     }
+}
+
+TEST_CASE("repeat_while with sv::test_every(k): the same calls and result for a body at its fixpoint once done") {
+    for (std::size_t n : test::sizes_upto_env({1, 33, 65539})) {
+        const auto parent = loop_test::random_forest(n, 71 + n);
+        const auto [calls, roots] = loop_test::jump_sequentially(parent);
+        for (std::size_t k : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(8)}) {
+            CAPTURE(n);
+            CAPTURE(k);
+            sv::vector<sv::index_t> p(parent);
+            std::vector<std::uint64_t> numbers;
+            sv::vector<std::uint64_t> last_number(1, std::uint64_t(0));
+            // P <- P[P] (P[P] = P once at the roots: the calls past the end change nothing)
+            const std::size_t ran = sv::repeat_while(std::tie(p, last_number), [&](const sv::device_value<std::uint64_t>& r) {
+                p = sv::back_permute(p, p, sv::unchecked);
+                last_number = sv::map(loop_test::number_of{r.ptr()}, last_number);
+                return sv::reduce_to_device(sv::lazy::map(not_at_root{}, p, sv::lazy::back_permute(p, p)), sv::logical_or{});
+            }, sv::test_every(k));
+            CHECK(ran == calls);
+            test::check_equal(p.to_host(), roots);
+            // the calls are numbered 0 .. calls - 1; a call past the end (on the device, in the
+            // last group) sees the number the next call would have had
+            const bool past_end = sv::runtime::device_loops() && calls % k != 0;
+            CHECK(last_number.to_host()[0] == (past_end ? calls : calls - 1));
+            // max_calls counts the same way
+            sv::vector<sv::index_t> q(parent);
+            const std::size_t limited = sv::repeat_while(q, [&] {
+                q = sv::back_permute(q, q, sv::unchecked);
+                return sv::reduce_to_device(sv::lazy::map(not_at_root{}, q, sv::lazy::back_permute(q, q)), sv::logical_or{});
+            }, sv::test_every(k), 2);
+            CHECK(limited == std::min<std::size_t>(calls, 2));
+        }
+    }
+    sv::vector<int> v(3, 0);
+    CHECK_THROWS_AS(sv::repeat_while(v, [&] { return sv::reduce_to_device(v); }, sv::test_every(0)), sv::error);
 }
 
 TEST_CASE("repeat_while: threads run their own loops at once") {

@@ -15,10 +15,15 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime::detail {
 
-template <class... V, class Body> std::size_t repeat_while(const std::tuple<V&...>& state, Body& body, std::size_t max_calls) {
+/// every: the calls per test on the device (the host tests every call).
+template <class... V, class Body>
+std::size_t repeat_while(const std::tuple<V&...>& state, Body& body, std::size_t every, std::size_t max_calls) {
+    if (every == 0) throw error("sv::repeat_while: sv::test_every(0) (a loop tests after at least one call)");
     if (max_calls == 0) return 0;
 #if defined(SCANVEC_BACKEND_CUDA)
-    if (device_loops()) return repeat_while_on_device(state, body, max_calls);
+    if (device_loops()) return repeat_while_on_device(state, body, every, max_calls);
+#else
+    (void)every;
 #endif
     return repeat_while_on_host(state, body, max_calls);
 }

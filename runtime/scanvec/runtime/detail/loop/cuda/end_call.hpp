@@ -1,6 +1,6 @@
 // scanvec/runtime/detail/loop/cuda/end_call.hpp - the one launch that ends a
-// captured call of sv::repeat_while: the replaced state carried back, the
-// call tallied and the loop's condition set (CUDA).
+// captured call (or group of calls) of sv::repeat_while: the replaced state
+// carried back, the call tallied and the loop's condition set (CUDA).
 //
 // Every node of a loop's body costs the device about as much as a small
 // kernel, whatever it does, so what a call needs after the body's own work
@@ -67,16 +67,39 @@ struct tally_target {
     std::uint64_t* call_number;
 };
 
-/// The end of a call: the arrays carried back, then (test set) the tally.
+/// A call counted, up to and including the first whose test is 0, that
+/// reaches the limit or whose deferred check failed (with tests every k calls,
+/// the calls of the last group after it count nothing).
+template <class Test> __device__ void count_call(const Test* test, const tally_target& tally) {
+    repeat_counts* c = tally.counts;
+    if (c->done) return;
+    c->calls += 1;
+    const bool failed = tally.failure && *static_cast<const char* const volatile*>(&tally.failure->op);
+    if (*test == Test(0) || c->calls >= tally.limit || failed) c->done = 1;
+    if (tally.call_number) *tally.call_number = c->calls;
+}
+
+/// A call inside a group of calls per test: counted only.
+template <class Test> __global__ void count_call_kernel(const Test* test, tally_target tally) { count_call(test, tally); }
+
+/// The end of a group of calls: the arrays carried back, then (test set) the
+/// last call counted and the loop's condition set: go on while no call has
+/// ended the count.
 template <class Test> __global__ void end_call(carried_arrays arrays, const Test* test, tally_target tally) {
     for (int k = 0; k < arrays.count; ++k) carry_bytes(arrays.a[k]);
     if (test && blockIdx.x == 0 && threadIdx.x == 0) {
-        tally_call(test, tally.counts, tally.loop, true, tally.limit, tally.failure);
-        if (tally.call_number) *tally.call_number = tally.counts->calls;
+        count_call(test, tally);
+        cudaGraphSetConditional(tally.loop, tally.counts->done ? 0u : 1u);
     }
 }
 
-/// Queues the end of a call on `capture`: the carries, then the tally of test.
+/// Queues the count of a call that does not end its group on `capture`.
+template <class Test> void launch_count_call(const Test* test, const tally_target& tally, stream_t capture, const char* op) {
+    count_call_kernel<Test><<<1, 1, 0, capture>>>(test, tally);
+    backend::check_launch(op);
+}
+
+/// Queues the end of a group of calls on `capture`: the carries, then the tally of test.
 template <class Test>
 void launch_end_call(const std::vector<carried_array>& carries, const Test* test, const tally_target& tally,
                      stream_t capture, const char* op) {

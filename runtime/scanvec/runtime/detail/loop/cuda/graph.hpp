@@ -3,9 +3,10 @@
 // call site and updated in place (CUDA).
 //
 // What the loops of runtime/repeat_on_device.hpp (quicksort's rounds) and of
-// sv::repeat_while (runtime/loop.hpp) share: the tally kernel that counts the
-// body's calls and sets the loop's condition, the stream that captures, the
-// graph, and the call site's slot that keeps it between loops.
+// sv::repeat_while (runtime/loop.hpp) share: the device's tally, the stream
+// that captures, the graph, and the call site's slot that keeps it between
+// loops; and repeat_on_device's tally kernel (sv::repeat_while's tally ends
+// its calls' launch, end_call.hpp).
 #pragma once
 
 #include <scanvec/runtime/backend.hpp>
@@ -19,9 +20,10 @@
 
 SCANVEC_NAMESPACE_BEGIN namespace runtime::detail {
 
-/// The device's tally (zeroed by each run).
+/// The device's tally (zeroed by each run); done: sv::repeat_while's loop has
+/// seen a call whose test was 0 (calls after it count nothing).
 struct repeat_counts {
-    unsigned long long calls, nonzero;
+    unsigned long long calls, nonzero, done;
 };
 
 /// After each call: the tally, and after a period's last call the loop's
@@ -30,18 +32,13 @@ struct repeat_counts {
 /// when not null: the loop ends with the call that failed, and its error is
 /// raised at the host's wait).
 template <class Test>
-__device__ void tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
-                           unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
+__global__ void repeat_tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
+                                  unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
     const bool go = *test != Test(0);
     counts->calls += 1;
     counts->nonzero += go ? 1 : 0;
     const bool failed = failure && *static_cast<const char* const volatile*>(&failure->op);
     if (last) cudaGraphSetConditional(loop, go && !failed && counts->calls < limit ? 1u : 0u);
-}
-template <class Test>
-__global__ void repeat_tally_call(const Test* test, repeat_counts* counts, cudaGraphConditionalHandle loop, bool last,
-                                  unsigned long long limit, const ::scanvec::detail::deferred_failure* failure) {
-    tally_call(test, counts, loop, last, limit, failure);
 }
 
 /// This thread's stream for captures: capture needs a stream other than the

@@ -115,7 +115,7 @@ inline void restore_state(const std::vector<state_array>& arrays, stream_t launc
 }
 
 template <class... V, class Body>
-std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, std::size_t max_calls) {
+std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, std::size_t every, std::size_t max_calls) {
     constexpr const char* op = repeat_while_op;
     if (::scanvec::detail::this_thread().capture)
         throw error(std::string(op) + ": a loop inside a loop body that the device repeats (loops do not nest)");
@@ -139,12 +139,18 @@ std::size_t repeat_while_on_device(const std::tuple<V&...>& state, Body& body, s
         backend::check(cudaStreamBeginCaptureToGraph(capture, body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed),
                        op);
         try {
-            decltype(auto) test = call_body(body, call);
-            using T = std::decay_t<decltype(*test.ptr())>;
-            call_number_t* number = takes_call_number_v<Body> ? call.ptr() : nullptr;
-            launch_end_call<T>(state_to_carry_back(arrays, pool), test.ptr(),
-                               {counts.as<repeat_counts>(), graph->condition(), max_calls, backend::deferred_record(), number},
-                               capture, op);
+            const tally_target tally{counts.as<repeat_counts>(), graph->condition(), max_calls, backend::deferred_record(),
+                                     takes_call_number_v<Body> ? call.ptr() : nullptr};
+            for (std::size_t k = 1;; ++k) {  // a group of `every` calls, the test read after the last
+                decltype(auto) test = call_body(body, call);
+                using T = std::decay_t<decltype(*test.ptr())>;
+                if (k == every) {
+                    launch_end_call<T>(state_to_carry_back(arrays, pool), test.ptr(), tally, capture, op);
+                    break;
+                }
+                expect_lengths_kept(arrays);
+                launch_count_call<T>(test.ptr(), tally, capture, op);
+            }
         } catch (...) {
             cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
             (void)cudaStreamIsCapturing(capture, &status);
