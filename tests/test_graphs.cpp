@@ -362,6 +362,24 @@ TEST_CASE("connected_components: bad input throws before any work") {
     CHECK(sv::connected_components(0, sv::vector<int>(), sv::vector<int>()).empty());
 }
 
+TEST_CASE("connected_components and maximal_independent_set: large rounds one loop each, refitted, then one loop") {
+    // The programs run a round per loop while their bounded vectors can hold
+    // more than a bound (2^20 elements), refitting them after it; here the
+    // bound is 64, so that every graph crosses it.
+    for (std::size_t n : {std::size_t(200), std::size_t(1001), std::size_t(30011)}) {
+        for (const graph& g : {random_graph(n, 3 * n, 500 + n), messy(n, 600 + n), path(n)}) {
+            CAPTURE(g.name);
+            const sv::vector<int> from(g.from), to(g.to);
+            int rounds = -1;
+            check_same_components(sv::detail::cc::random_mate<int>(g.n, from, to, 4, &rounds, 64).to_host(), union_find(g));
+            CHECK(rounds > 0);
+            const auto in = sv::detail::mis::luby<int>(g.n, from, to, 4, &rounds, 64).to_host();
+            CHECK(is_maximal_independent(g, in));
+            CHECK(rounds > 0);
+        }
+    }
+}
+
 TEST_CASE("connected_components and maximal_independent_set: out of memory at any request of their loops") {
     // Their rounds run in one sv::repeat_while (on CUDA, captured into a graph):
     // a failed request throws sv::out_of_memory, gives back every byte, and the

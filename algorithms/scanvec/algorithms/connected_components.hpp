@@ -23,9 +23,12 @@
 //
 // The coins are sv::lazy::random<bool> keyed by the seed and the round, read at
 // the edges' ends and never stored; the hooks are one sv::write. The rounds run
-// in one sv::repeat_while (on CUDA, one graph the device repeats): the edges
-// are a bounded vector whose number stays on the device, the round is the
-// loop's call number, and the host waits once, when no edge is left.
+// in loops the device repeats (sv::repeat_while; on CUDA, graphs): the edges
+// are a bounded vector whose number stays on the device, and the round is the
+// loop's call number. While the edges are many, each round is a loop of its
+// own and the edges are refitted after it (a step costs its bounded vectors'
+// capacity); once they are few, one loop makes the rest of the rounds and the
+// host waits once (detail/device_rounds.hpp).
 //
 // Cost: a root with an edge hooks with probability at least 1/4 in a round, so
 // O(log n) rounds in expectation, each a constant number of steps over the
@@ -42,12 +45,12 @@
 // outside 0..n-1 throw sv::index_error before any work.
 #pragma once
 
+#include <scanvec/algorithms/detail/device_rounds.hpp>
 #include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
-#include <scanvec/runtime/loop.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -86,39 +89,37 @@ template <class I> struct make_hook {
 };
 
 /// Random-mate rounds on the edge list (from[k], to[k]) of n vertices of type
-/// I. The rounds run in one sv::repeat_while, the edges a bounded vector (their
-/// number on the device) and the round the loop's call.
+/// I. The edges are a bounded vector (their number on the device) and the
+/// rounds run in loops the device repeats (detail/device_rounds.hpp).
 template <class I, class From, class To>
-vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
+vector<I> random_mate(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds,
+                      std::size_t small_capacity = device_rounds_capacity) {
     expect_same_length("connected_components (edge ends)", from.size(), to.size());
     expect_targets_in_range("connected_components", from, n);
     expect_targets_in_range("connected_components", to, n);  // the writes below need no check
     // P <- index(#V)
     vector<I> p = index<I>(n);
     // E <- pack(E, u != v)
-    vector<edge<I>> loop_free = pack(lazy::map(make_edge<I>{}, from, to), lazy::map(differ{}, from, to));
-    std::size_t round = 0;
-    if (!loop_free.empty()) {
-        bounded<edge<I>> e(std::move(loop_free));
-        // while #E > 0
-        round = repeat_while(std::tie(p, e), [&](const device_value<std::uint64_t>& r) -> const device_value<index_t>& {
-            const auto u = e.template field<&edge<I>::u>();
-            const auto v = e.template field<&edge<I>::v>();
-            // H <- a random coin for every vertex (read at the edges' ends)
-            auto coin = lazy::random<bool>(n, seed, r);
-            auto heads_u = lazy::back_permute(coin, u);
-            // Mate <- H[u] != H[v]; P <- P <- {(tail end, head end) : edges with Mate}
-            bounded<hook<I>> hooks = pack(lazy::map(make_hook<I>{}, heads_u, u, v),
-                                          lazy::map(mates{}, heads_u, lazy::back_permute(coin, v)), length_on_device);
-            p = write(std::move(p), hooks.template field<&hook<I>::tails>(), hooks.template field<&hook<I>::heads>(),
-                      unchecked);
-            // E <- (P[u], P[v]); E <- pack(E, u != v)
-            auto root_u = lazy::back_permute(p, u);
-            auto root_v = lazy::back_permute(p, v);
-            e = pack(lazy::map(make_edge<I>{}, root_u, root_v), lazy::map(differ{}, root_u, root_v), length_on_device);
-            return e.length();
-        });
-    }
+    bounded<edge<I>> e(pack(lazy::map(make_edge<I>{}, from, to), lazy::map(differ{}, from, to)));
+    // while #E > 0
+    const std::size_t round = device_rounds(std::tie(p, e), std::tie(e), [&](const device_value<std::uint64_t>& r,
+                                                                              std::uint64_t before)
+                                                                              -> const device_value<index_t>& {
+        const auto u = e.template field<&edge<I>::u>();
+        const auto v = e.template field<&edge<I>::v>();
+        // H <- a random coin for every vertex (read at the edges' ends)
+        auto coin = lazy::random<bool>(n, seed + before, r);
+        auto heads_u = lazy::back_permute(coin, u);
+        // Mate <- H[u] != H[v]; P <- P <- {(tail end, head end) : edges with Mate}
+        bounded<hook<I>> hooks = pack(lazy::map(make_hook<I>{}, heads_u, u, v),
+                                      lazy::map(mates{}, heads_u, lazy::back_permute(coin, v)), length_on_device);
+        p = write(std::move(p), hooks.template field<&hook<I>::tails>(), hooks.template field<&hook<I>::heads>(), unchecked);
+        // E <- (P[u], P[v]); E <- pack(E, u != v)
+        auto root_u = lazy::back_permute(p, u);
+        auto root_v = lazy::back_permute(p, v);
+        e = pack(lazy::map(make_edge<I>{}, root_u, root_v), lazy::map(differ{}, root_u, root_v), length_on_device);
+        return e.length();
+    }, small_capacity);
     // repeat ceil(log2 rounds) times: P <- P[P]
     for (std::size_t reach = 1; reach < round; reach *= 2) p = back_permute(p, p);
     if (rounds) *rounds = int(round);

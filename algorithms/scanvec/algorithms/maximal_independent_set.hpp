@@ -32,11 +32,13 @@
 // the live vertices and edges. A round removes at least half of the live edges
 // in expectation, and after the first round every live vertex has a live edge
 // (one without joins at once), so the expected work is O(n + m) for n vertices
-// and m edges. The rounds run in one sv::repeat_while (on CUDA, one graph the
-// device repeats, one wait in all): L and E are bounded vectors whose lengths
-// stay on the device, and the round is the loop's call. Each round's steps are
-// launched over all n vertices and m edges, the positions past the live ones
-// only comparing themselves with the length.
+// and m edges. The rounds run in loops the device repeats (sv::repeat_while;
+// on CUDA, graphs): L and E are bounded vectors whose lengths stay on the
+// device, and the round is the loop's call. A round's steps are launched over
+// L's and E's capacities, the positions past the live ones only comparing
+// themselves with the length; while those are large each round is a loop of
+// its own, L and E refitted after it, and once they are small one loop makes
+// the rest of the rounds (detail/device_rounds.hpp).
 //
 // Edges are undirected: an edge listed as (u, v), as (v, u) or as both joins u
 // and v; self-loops and repeated edges are allowed and change nothing. An

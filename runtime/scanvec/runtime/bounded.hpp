@@ -5,6 +5,7 @@
 //   f = sv::pack(a, flags, sv::length_on_device)  a step whose result length depends on the data
 //   f.length()                                   the length, a sv::device_value<sv::index_t>
 //   f.size(), f.to_host(), f.to_vector()         read the length back (each waits)
+//   f.shrink_to_fit()                            the capacity made the length (waits)
 //
 // A step whose result length depends on the data (a pack, the frontier of a
 // search) must tell the host that length before the host can size the next
@@ -107,6 +108,11 @@ public:
     /// The length on the host (waits for the step that wrote it).
     std::size_t size() const { return std::size_t(length_->get()); }
     bool empty() const { return size() == 0; }
+
+    /// Makes the capacity the length, which it reads (waits); the room keeps
+    /// its block, no copy. A step on a bounded vector costs its capacity, so a
+    /// program whose vector shrank refits it between loops.
+    void shrink_to_fit() { room_.resize(size()); }
 
     /// The first size() elements, as a vector (waits for the length).
     vector<T> to_vector() const {

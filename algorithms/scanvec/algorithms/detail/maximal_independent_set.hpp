@@ -2,12 +2,12 @@
 // functions of Luby's maximal independent set (priorities, edge states).
 #pragma once
 
+#include <scanvec/algorithms/detail/device_rounds.hpp>
 #include <scanvec/primitives/bounded.hpp>
 #include <scanvec/primitives/enumerate_pack.hpp>
 #include <scanvec/primitives/nested.hpp>
 #include <scanvec/primitives/random.hpp>
 #include <scanvec/primitives/write.hpp>
-#include <scanvec/runtime/loop.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -63,30 +63,29 @@ template <class T> struct always {
 };
 
 /// Luby's rounds on the edge list (from[k], to[k]) of n vertices of type I, in
-/// one sv::repeat_while: the live vertices and edges are bounded vectors
-/// (their numbers on the device), the round is the loop's call.
+/// loops the device repeats (detail/device_rounds.hpp): the live vertices and
+/// edges are bounded vectors (their numbers on the device), the round is the
+/// loop's call.
 template <class I, class From, class To>
-vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds) {
+vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t seed, int* rounds,
+                  std::size_t small_capacity = device_rounds_capacity) {
     using P = std::uint64_t;
     expect_same_length("maximal_independent_set (edge ends)", from.size(), to.size());
     expect_targets_in_range("maximal_independent_set", from, n);
     expect_targets_in_range("maximal_independent_set", to, n);  // the writes below need no check
     // In <- false; Out <- false; L <- V
     vector<bool> in(n, false), out(n, false);
-    if (n == 0) {
-        if (rounds) *rounds = 0;
-        return in;
-    }
     // E <- the edges as (smaller end, larger end), self-loops dropped
     bounded<edge<I>> e(pack(lazy::map(ordered_edge<I>{}, from, to), lazy::map(differ{}, from, to)));
     vector<P> best(n);
     bounded<I> live(index<I>(n));
     const int id_bits = bits_for(n);
     // while #L > 0
-    const std::size_t round = repeat_while(std::tie(in, out, best, live, e), [&](const device_value<std::uint64_t>& r)
-                                                                                  -> const device_value<index_t>& {
+    const std::size_t round = device_rounds(std::tie(in, out, best, live, e), std::tie(live, e),
+                                            [&](const device_value<std::uint64_t>& r, std::uint64_t before)
+                                                -> const device_value<index_t>& {
         // P <- a random priority for every vertex (computed where it is read)
-        auto word = lazy::random<P>(n, seed, r);
+        auto word = lazy::random<P>(n, seed + before, r);
         const auto priority_of = [&](const auto& vs) {
             return lazy::map(priority<I>{id_bits}, lazy::back_permute(word, vs), vs);
         };
@@ -110,7 +109,7 @@ vector<bool> luby(std::size_t n, const From& from, const To& to, std::uint64_t s
         // E <- pack(E, not Out[u] and not Out[v])
         e = pack(e, lazy::map(neither{}, lazy::back_permute(out, eu), lazy::back_permute(out, ev)), length_on_device);
         return live.length();
-    });
+    }, small_capacity);
     if (rounds) *rounds = int(round);
     return in;
 }

@@ -156,9 +156,13 @@ template <class A, class Flags> bounded<element_t<A>> pack_bounded(const A& a, c
     // the pack stores the count: the length needs no fill
     bounded<T> r(vector<T>(n, no_init), std::make_shared<device_value<index_t>>(s));
     index_t* count = const_cast<index_t*>(r.length_ptr());
-    if constexpr (is_bounded_v<A> || is_bounded_v<Flags>) {  // positions past the length are not flagged
+    if constexpr (is_bounded_v<A> || is_bounded_v<Flags>) {
+        // positions past the length are not flagged, and their values are not
+        // evaluated (a pass may read every value, and a value past the length
+        // may gather through a stale index)
         const common_bound c = common_bound_of("pack", a, flags);
-        pack_to(room_view(a), view(masked(reader(room_view(flags)), c.live(), false), n), r.room(), count, s);
+        pack_to(view(masked(reader(room_view(a)), c.live(), T{}), n), view(masked(reader(room_view(flags)), c.live(), false), n),
+                r.room(), count, s);
     } else {
         pack_to(a, flags, r.room(), count, s);
     }
