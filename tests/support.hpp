@@ -3,6 +3,7 @@
 
 // Each test includes the headers of what it tests.
 #include <scanvec/primitives/operators.hpp>
+#include <scanvec/runtime/memory.hpp>
 #include <scanvec/runtime/print.hpp>
 #include <scanvec/runtime/vector.hpp>
 
@@ -130,6 +131,33 @@ inline void destroy_stream(sv::stream_t s) {
 #else
     delete static_cast<char*>(s);
 #endif
+}
+
+/// Fault injection for one call: call() once to count its memory requests,
+/// then once with each of them made to fail. Every run throws
+/// sv::out_of_memory or returns what check(result) accepts, and gives back
+/// every byte; after a failure, the call runs again and check accepts it.
+template <class Call, class Check> void each_request_failing(Call call, Check check) {
+    auto& mem = sv::runtime::memory();
+    const auto before = mem.stats();
+    check(call());
+    const auto after = mem.stats();
+    const std::size_t requests = (after.cache_hits + after.backend_allocations) - (before.cache_hits + before.backend_allocations);
+    CHECK(requests > 0);
+    for (std::size_t k = 0; k < requests; ++k) {
+        CAPTURE(k);
+        const auto in_use = mem.stats().bytes_in_use;
+        mem.fail_after(k);
+        bool threw = false;
+        try {
+            check(call());
+        } catch (const sv::out_of_memory&) {
+            threw = true;
+        }
+        mem.stop_failing();
+        CHECK(mem.stats().bytes_in_use == in_use);
+        if (threw) check(call());  // and the runtime works on
+    }
 }
 
 }  // namespace test

@@ -314,30 +314,11 @@ TEST_CASE("bounded: breadth-first search with the frontier on the device, one lo
 }
 
 TEST_CASE("bounded: out of memory at any request of a frontier search throws and leaks nothing") {
-    auto& mem = sv::runtime::memory();
     const bounded_test::csr g = bounded_test::random_graph(200, 23);
     const auto want = bounded_test::distances_sequentially(g, 0);
     CHECK(bounded_test::distances(g, 0).second == want);  // warm-up: the thread's kept state exists
-    const auto before = mem.stats();
-    CHECK(bounded_test::distances(g, 0).second == want);
-    const auto after = mem.stats();
-    const std::size_t requests = (after.cache_hits + after.backend_allocations) - (before.cache_hits + before.backend_allocations);
-    CHECK(requests > 0);
-    for (std::size_t k = 0; k < requests; ++k) {
-        CAPTURE(k);
-        const auto in_use = mem.stats().bytes_in_use;
-        mem.fail_after(k);
-        bool threw = false;
-        std::vector<sv::index_t> got;
-        try {
-            got = bounded_test::distances(g, 0).second;
-        } catch (const sv::out_of_memory&) {
-            threw = true;
-        }
-        mem.stop_failing();
-        CHECK(mem.stats().bytes_in_use == in_use);
-        if (!threw) CHECK(got == want);
-    }
+    test::each_request_failing([&] { return bounded_test::distances(g, 0).second; },
+                               [&](const std::vector<sv::index_t>& got) { CHECK(got == want); });
 }
 
 TEST_CASE("bounded: a trace that shows values traces a loop on the device (its captured calls without them)") {

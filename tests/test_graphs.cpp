@@ -381,49 +381,18 @@ TEST_CASE("connected_components and maximal_independent_set: large rounds one lo
 }
 
 TEST_CASE("connected_components and maximal_independent_set: out of memory at any request of their loops") {
-    // Their rounds run in one sv::repeat_while (on CUDA, captured into a graph):
+    // Their rounds run in loops on the device (on CUDA, captured into graphs):
     // a failed request throws sv::out_of_memory, gives back every byte, and the
     // same call then succeeds.
-    auto& mem = sv::runtime::memory();
     const graph g = messy(300, 41);
     const auto want = union_find(g);
     const sv::vector<int> from(g.from), to(g.to);
-    const auto components = [&] { return sv::connected_components(g.n, from, to, 3).to_host(); };
-    const auto independent = [&] { return sv::maximal_independent_set(g.n, from, to, 3).to_host(); };
-    check_same_components(components(), want);  // warm-up: the thread's kept state exists
-    const auto mis = independent();
+    test::each_request_failing([&] { return sv::connected_components(g.n, from, to, 3).to_host(); },
+                               [&](const std::vector<int>& labels) { check_same_components(labels, want); });
+    const auto mis = sv::maximal_independent_set(g.n, from, to, 3).to_host();
     REQUIRE(is_maximal_independent(g, mis));
-    for (int program = 0; program < 2; ++program) {
-        CAPTURE(program);
-        const auto before = mem.stats();
-        program == 0 ? (void)components() : (void)independent();
-        const auto after = mem.stats();
-        const std::size_t requests =
-            (after.cache_hits + after.backend_allocations) - (before.cache_hits + before.backend_allocations);
-        CHECK(requests > 0);
-        for (std::size_t k = 0; k < requests; ++k) {
-            CAPTURE(k);
-            const auto in_use = mem.stats().bytes_in_use;
-            mem.fail_after(k);
-            bool threw = false;
-            std::vector<int> labels;
-            std::vector<bool> set;
-            try {
-                if (program == 0) labels = components();
-                else set = independent();
-            } catch (const sv::out_of_memory&) {
-                threw = true;
-            }
-            mem.stop_failing();
-            CHECK(mem.stats().bytes_in_use == in_use);
-            if (threw) {  // and the runtime works on
-                if (program == 0) labels = components();
-                else set = independent();
-            }
-            if (program == 0) check_same_components(labels, want);
-            else CHECK(set == mis);  // the seed decides the set
-        }
-    }
+    test::each_request_failing([&] { return sv::maximal_independent_set(g.n, from, to, 3).to_host(); },
+                               [&](const std::vector<bool>& set) { CHECK(set == mis); });  // the seed decides the set
 }
 
 // ---- primes ----------------------------------------------------------------------
