@@ -423,6 +423,41 @@ TEST_CASE("deferred_checks: write, combining_write and back_permute raise at the
     CHECK(index_error_of([&] { (void)sv::back_permute(vals, idx); }) == "back_permute: index idx[2] = 9 is out of range for length 5");
 }
 
+TEST_CASE("deferred_checks past one block: the first bad position of a pass of many blocks, call after call") {
+    // On CUDA a deferred write, combining write or gather stores its verdict
+    // from the last of its pass's blocks to finish; the counting starts afresh
+    // for every call.
+    using loop_test::index_error_of;
+    for (std::size_t n : test::sizes_upto_env({257, 65539, 1000003})) {
+        for (std::size_t bad_at : {n - 1, n / 2, std::size_t(0)}) {
+            CAPTURE(n);
+            CAPTURE(bad_at);
+            std::vector<int> h(n);
+            for (std::size_t i = 0; i < n; ++i) h[i] = int((i * 7) % n);
+            h[bad_at] = int(n + 5);
+            if (bad_at + 7 < n) h[bad_at + 7] = -1;  // a later bad index is not the one reported
+            const sv::vector<int> idx(h), vals = sv::index<int>(n), good = sv::index<int>(n);
+            const std::string at = "index idx[" + std::to_string(bad_at) + "] = " + std::to_string(n + 5) +
+                                   " is out of range for length " + std::to_string(n);
+            sv::deferred_checks scope;
+            for (int call = 0; call < 3; ++call) {  // passes without a failure between the failing ones
+                auto w = sv::write(sv::vector<int>(n, 0), good, vals);
+                auto c = sv::combining_write(sv::vector<int>(n, 0), good, vals, sv::plus<int>{});
+                auto g = sv::back_permute(vals, good);
+                CHECK(g.to_host() == w.to_host());
+                CHECK(c.to_host() == w.to_host());
+                auto d = sv::write(sv::vector<int>(n, 0), idx, vals);
+                CHECK(index_error_of([&] { (void)d.to_host(); }) == "write: " + at);
+                auto e = sv::combining_write(sv::vector<int>(n, 0), idx, vals, sv::max<int>{});
+                CHECK(index_error_of([&] { sv::synchronize(); }) == "combining_write: " + at);
+                auto b = sv::back_permute(vals, idx);
+                CHECK(index_error_of([&] { (void)b.to_host(); }) == "back_permute: " + at);
+                CHECK(b.to_host()[bad_at] == 0);  // a bad index reads a value-initialised element
+            }
+        }
+    }
+}
+
 TEST_CASE("deferred_checks: a checked call in a loop on the device; its error at the loop's end") {
     // on CUDA the body is captured, so its checks are deferred; on the host
     // they are checked at the call: the same error either way

@@ -176,13 +176,13 @@ template <class A, class It> bounded<element_t<A>> back_permute_bounded(const A&
     const common_bound c = common_bound_of("back_permute", idx);
     auto from = reader(room_view(a));
     if (!checked) return evaluate_bounded<T>(thrust::make_permutation_iterator(from, idx.begin()), c, "back_permute");
+    const stream_t s = current_stream();
     unsigned long long* first_bad = deferred_word();
-    auto gathered = thrust::make_transform_iterator(
-        thrust::make_zip_iterator(idx.begin(), thrust::counting_iterator<index_t>(0)),
-        apply_zipped<checked_gather<T, decltype(from)>, 2>{{from, index_t(extent(a)), first_bad}});
-    bounded<T> r = evaluate_bounded<T>(gathered, c, "back_permute");
-    store_failure("back_permute", first_bad, view(idx.begin(), idx.capacity()), extent(a), current_stream());
-    return r;
+    vector<T> room(c.capacity, no_init);
+    using Gather = gather_checked_at<T, decltype(from), It, decltype(writer(room))>;
+    for_each_position_then_store(c.capacity, Gather{idx.begin(), writer(room), {from, index_t(extent(a)), first_bad}},
+                                 c.live(), "back_permute", first_bad, view(idx.begin(), idx.capacity()), extent(a), s);
+    return bounded<T>(std::move(room), owned_length(c.length, s));
 }
 
 /// write(dst, idx, vals) for a bounded idx; checked: a target out of range

@@ -56,6 +56,15 @@ template <class T, class AIt> struct checked_gather {
     }
 };
 
+/// out[i] = a[idx[i]], or T{} with i recorded when idx[i] is out of range
+/// (checked_gather as a pass over the positions).
+template <class T, class AIt, class IdxIt, class Out> struct gather_checked_at {
+    IdxIt idx;
+    Out out;
+    checked_gather<T, AIt> gather;
+    SCANVEC_HD void operator()(index_t i) const { out[i] = gather(idx[i], i); }
+};
+
 /// Flips the bit of target idx[i] in parity and returns the target, or records
 /// i as out of range and returns -1.
 template <class IdxIt> struct flip_target {

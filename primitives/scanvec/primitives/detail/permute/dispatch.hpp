@@ -112,10 +112,9 @@ template <class A, class Idx, class R> void back_permute_into(const A& a, const 
 #if SCANVEC_CHECKS
     if (checks_deferred()) {  // the first bad position stored for the host's next wait; a bad index reads T{}
         unsigned long long* first_bad = deferred_word();
-        thrust::transform(policy(s), i, i + idx.size(), thrust::counting_iterator<index_t>(0), writer(r),
-                          checked_gather<value_t<A>, decltype(reader(a))>{reader(a), index_t(a.size()), first_bad});
-        backend::check_launch("back_permute");
-        store_failure("back_permute", first_bad, idx, a.size(), s);
+        using Gather = gather_checked_at<value_t<A>, decltype(reader(a)), decltype(i), decltype(writer(r))>;
+        for_each_position_then_store(idx.size(), Gather{i, writer(r), {reader(a), index_t(a.size()), first_bad}}, nullptr,
+                                     "back_permute", first_bad, idx, a.size(), s);
         return;
     }
 #  if defined(SCANVEC_BACKEND_CUDA)

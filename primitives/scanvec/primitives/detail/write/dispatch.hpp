@@ -48,11 +48,10 @@ void write_into(vector<T, S>& dst, const Idx& idx, const V& vals, const char* de
         else write_elected<std::uint64_t>(dst, idx, vals, live);
     } else if (deferred_op || live) {
         unsigned long long* first_bad = deferred_op ? deferred_word() : nullptr;
-        for_each_position(idx.size(),
-                          scatter_in_range<decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))>{
-                              reader(idx), reader(vals), writer(dst), index_t(dst.size()), first_bad},
-                          live, s, "write");
-        if (deferred_op) store_failure(deferred_op, first_bad, idx, dst.size(), s);
+        const scatter_in_range<decltype(reader(idx)), decltype(reader(vals)), decltype(writer(dst))> scatter{
+            reader(idx), reader(vals), writer(dst), index_t(dst.size()), first_bad};
+        if (deferred_op) for_each_position_then_store(idx.size(), scatter, live, deferred_op, first_bad, idx, dst.size(), s);
+        else for_each_position(idx.size(), scatter, live, s, "write");
     } else {  // one store per element: one of them stands
         auto v = reader(vals);
         thrust::scatter(policy(s), v, v + idx.size(), reader(idx), writer(dst));
@@ -71,9 +70,9 @@ void combine_into(vector<T, S>& dst, const Idx& idx, const V& vals, Op op, const
         if constexpr (sizeof(T) < 4) define_word_past_end(dst.data(), dst.size(), s);
         unsigned long long* first_bad = deferred_op ? deferred_word() : nullptr;
         using Combine = combine_at<T, Op, decltype(reader(idx)), decltype(reader(vals))>;
-        for_each_position(idx.size(), Combine{reader(idx), reader(vals), dst.data(), op, index_t(dst.size()), first_bad},
-                          live, s, "combining_write (atomic)");
-        if (deferred_op) store_failure(deferred_op, first_bad, idx, dst.size(), s);
+        const Combine combine{reader(idx), reader(vals), dst.data(), op, index_t(dst.size()), first_bad};
+        if (deferred_op) for_each_position_then_store(idx.size(), combine, live, deferred_op, first_bad, idx, dst.size(), s);
+        else for_each_position(idx.size(), combine, live, s, "combining_write (atomic)");
     } else {
         (void)live;  // bounded combining writes take elements with atomics only (primitives/bounded.hpp)
         if (deferred_op) store_targets_outside(deferred_op, idx, dst.size());
