@@ -44,8 +44,8 @@
 // - max_calls bounds the calls (a loop whose test never turns 0 stops there).
 // - sv::test_every(k) (k >= 1; 1 when not given): on CUDA the device makes the
 //   calls in groups of k and reads the test after each group's last, which
-//   spares the graph's loop k - 1 of its turns (about 4 µs each on an H200,
-//   more than a small step costs). The calls of the last group after the one
+//   spares the graph's loop k - 1 of its turns (a turn costs the device more
+//   than a small step; docs/design/loops.md has the figures). The calls of the last group after the one
 //   whose test was 0 (and after max_calls) run too, so a body given k > 1
 //   must change nothing once its test is 0 (an empty frontier, a fixpoint).
 //   The calls counted, and the call numbers, are the same as with k = 1. The

@@ -32,8 +32,8 @@ inline constexpr std::size_t device_rounds_capacity = std::size_t(1) << 20;
 /// its test, nonzero while a vector of fit is not empty. While one of them
 /// can hold more than device_rounds_capacity elements, a loop makes one round
 /// and the vectors are refitted to their lengths after it. Returns the
-/// number of rounds (0 when fit is empty from the start). (small: the
-/// capacity for one loop, device_rounds_capacity but in the tests.)
+/// number of rounds (0 when fit is empty from the start). small_capacity:
+/// the capacity for one loop (device_rounds_capacity but in the tests).
 template <class... V, class... B, class Round>
 std::size_t device_rounds(std::tuple<V&...> state, std::tuple<bounded<B>&...> fit, Round round,
                           std::size_t small_capacity = device_rounds_capacity) {
